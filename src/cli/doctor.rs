@@ -1,0 +1,96 @@
+//! `debrief doctor`: one line per part, each ok or not with the fix.
+
+use std::time::Duration;
+
+use crate::control::{self, Request, Response};
+use crate::datadir::DataDir;
+use crate::store::Store;
+use crate::tls::{CertInfo, LocalCa};
+
+struct Report {
+    failed: bool,
+}
+
+impl Report {
+    fn line(&mut self, part: &str, state: State, detail: impl AsRef<str>) {
+        if state == State::Error {
+            self.failed = true;
+        }
+        println!("{part:<10} {:<8} {}", state.label(), detail.as_ref());
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum State {
+    Ok,
+    Missing,
+    Error,
+    Running,
+    Stopped,
+}
+
+impl State {
+    fn label(self) -> &'static str {
+        match self {
+            State::Ok => "ok",
+            State::Missing => "missing",
+            State::Error => "error",
+            State::Running => "running",
+            State::Stopped => "stopped",
+        }
+    }
+}
+
+pub fn run(data_dir: &DataDir) -> anyhow::Result<i32> {
+    let mut report = Report { failed: false };
+    if !data_dir.root().is_dir() {
+        report.line("data dir", State::Missing, format!("{} (created by `debrief serve`)", data_dir.root().display()));
+        return Ok(0);
+    }
+    report.line("data dir", State::Ok, data_dir.root().display().to_string());
+
+    match control::call(&data_dir.control_socket(), &Request::Status, Duration::from_secs(5)) {
+        Ok(Response::Status(status)) => {
+            report.line("server", State::Running, format!("pid {}, {} (version {}, up {} s)", status.pid, status.url, status.version, status.uptime_secs));
+            for url in &status.lan_urls {
+                report.line("", State::Ok, format!("phones: {url}"));
+            }
+            report.line("database", State::Ok, format!("schema {} (through the running server)", status.schema_version));
+            report.line("tls", State::Ok, status.tls);
+        }
+        Ok(Response::Error { message }) => report.line("server", State::Error, message),
+        Err(_) => match data_dir.running_instance() {
+            Some(holder) => report.line(
+                "server",
+                State::Error,
+                format!("pid {} holds the data directory but its control socket does not answer; restart it", holder.pid),
+            ),
+            None => {
+                report.line("server", State::Stopped, "start it with `debrief serve`");
+                check_database(&mut report, data_dir);
+                check_local_ca(&mut report, data_dir);
+            }
+        },
+    }
+    Ok(if report.failed { 1 } else { 0 })
+}
+
+fn check_database(report: &mut Report, data_dir: &DataDir) {
+    let path = data_dir.database();
+    if !path.exists() {
+        report.line("database", State::Missing, format!("{} (created by `debrief serve`)", path.display()));
+        return;
+    }
+    match Store::open(&path).and_then(|store| store.schema_version()) {
+        Ok(version) => report.line("database", State::Ok, format!("schema {version}, {}", path.display())),
+        Err(e) => report.line("database", State::Error, format!("{e}; restore a backup or move the file away")),
+    }
+}
+
+fn check_local_ca(report: &mut Report, data_dir: &DataDir) {
+    let ca = LocalCa::new(data_dir.tls_dir());
+    match std::fs::read_to_string(ca.ca_cert_path()).ok().as_deref().and_then(CertInfo::parse) {
+        Some(info) => report.line("tls", State::Ok, format!("local certificate authority valid until {}", info.not_after.date())),
+        None => report.line("tls", State::Missing, "the local certificate authority is created by `debrief serve` (not needed with --http or --tls-cert)"),
+    }
+}

@@ -1,0 +1,83 @@
+//! The command line: `debrief serve`, `debrief doctor`, …
+//!
+//! Every subcommand takes `--data-dir` (or `DEBRIEF_DATA_DIR`), so the CLI
+//! and the server always agree on which database they mean.
+
+mod doctor;
+mod serve;
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+
+use crate::datadir::DataDir;
+
+#[derive(Debug, Parser)]
+#[command(name = "debrief", version, about = "Record client meetings, transcribe and summarise them on this machine, and email the follow-up.")]
+struct Cli {
+    /// Where the database, certificates and models live [default: the per-user data directory, e.g. ~/.local/share/debrief]
+    #[arg(long, env = "DEBRIEF_DATA_DIR", global = true, value_name = "DIR")]
+    data_dir: Option<PathBuf>,
+
+    /// How much to log on stderr.
+    #[arg(long, env = "DEBRIEF_LOG_LEVEL", global = true, default_value = "info", value_parser = ["error", "warn", "info", "debug", "trace"])]
+    log_level: String,
+
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Serve the app (HTTPS on all interfaces by default).
+    Serve(serve::ServeArgs),
+    /// Report what works and what is missing, with the fix for each.
+    Doctor,
+}
+
+/// Parses the command line, runs the command and returns the exit code.
+pub fn run() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if !e.use_stderr() => {
+            let _ = e.print();
+            return 0;
+        }
+        Err(e) if e.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let _ = e.print();
+            return 2;
+        }
+        Err(e) => {
+            // One clear line; `--help` has the rest.
+            let rendered = e.render().to_string();
+            let line: Vec<&str> = rendered
+                .lines()
+                .map(str::trim)
+                .take_while(|l| !l.is_empty() && !l.starts_with("Usage:"))
+                .collect();
+            eprintln!("{}", line.join(" "));
+            return 2;
+        }
+    };
+    init_logging(&cli.log_level);
+    let outcome = DataDir::resolve(cli.data_dir).and_then(|data_dir| match cli.command {
+        Command::Serve(args) => serve::run(data_dir, args),
+        Command::Doctor => doctor::run(&data_dir),
+    });
+    match outcome {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            1
+        }
+    }
+}
+
+fn init_logging(level: &str) {
+    let level: tracing::Level = level.parse().unwrap_or(tracing::Level::INFO);
+    tracing_subscriber::fmt()
+        .with_max_level(level)
+        .with_writer(std::io::stderr)
+        .with_target(false)
+        .init();
+}

@@ -1,0 +1,34 @@
+//! What `debrief serve` prints once it listens: where to open it, a QR code
+//! for phones, and a last line that scripts wait for.
+
+use std::io::Write;
+use std::time::Duration;
+
+use crate::datadir::DataDir;
+use crate::lan::{Urls, qr_for_terminal};
+
+pub(super) fn print(urls: &Urls, tls: &str, data_dir: &DataDir, took: Duration) {
+    let mut out = String::new();
+    out.push_str(&format!("Debrief {} is serving\n", env!("CARGO_PKG_VERSION")));
+    out.push_str(&format!("  on this machine:  {}\n", urls.local));
+    for url in &urls.lan {
+        out.push_str(&format!("  on the LAN:       {url}\n"));
+    }
+    out.push_str(&format!("  TLS:              {tls}\n"));
+    out.push_str(&format!("  data:             {}\n", data_dir.root().display()));
+    if let Some(phone_url) = urls.for_phones() {
+        if let Some(qr) = qr_for_terminal(phone_url) {
+            out.push_str(&format!("Scan to open {phone_url} on a phone:\n{qr}\n"));
+        }
+        if tls.starts_with("local") {
+            out.push_str(&format!(
+                "Phones trust this server once they install {phone_url}/ca.crt (README, \"Phones on the LAN\")\n"
+            ));
+        }
+    }
+    out.push_str(&format!("ready: {}\n", urls.local));
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout.write_all(out.as_bytes());
+    let _ = stdout.flush();
+    tracing::debug!(took_ms = took.as_millis() as u64, "started");
+}

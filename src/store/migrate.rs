@@ -1,0 +1,33 @@
+//! Schema migrations, run in one write transaction when the file is opened.
+
+use redb::{Database, WriteTransaction};
+
+use super::meta::{self, SCHEMA_VERSION};
+use super::{StoreError, StoreResult};
+
+/// Step `n` takes a file from schema `n` to `n + 1`.
+const STEPS: [fn(&WriteTransaction) -> StoreResult<()>; SCHEMA_VERSION as usize] = [create_meta];
+
+pub(super) fn run(db: &Database) -> StoreResult<()> {
+    let tx = db.begin_write()?;
+    let found = meta::schema_version_in(&tx)?;
+    if found > SCHEMA_VERSION {
+        return Err(StoreError::TooNew { found, known: SCHEMA_VERSION });
+    }
+    if found == SCHEMA_VERSION {
+        return Ok(());
+    }
+    for (from, step) in STEPS.iter().enumerate().skip(found as usize) {
+        step(&tx)?;
+        tracing::info!(from, to = from + 1, "migrated the database schema");
+    }
+    meta::set_schema_version(&tx, SCHEMA_VERSION)?;
+    tx.commit()?;
+    Ok(())
+}
+
+/// Version 1: the `meta` table itself (opening it in a write creates it).
+fn create_meta(tx: &WriteTransaction) -> StoreResult<()> {
+    tx.open_table(meta::META)?;
+    Ok(())
+}

@@ -1,0 +1,75 @@
+//! The only code that touches redb.
+//!
+//! redb is synchronous and a commit waits for fsync, so async callers run
+//! writes and scans through [`Store::run`], which moves them to the blocking
+//! thread pool.
+
+mod meta;
+mod migrate;
+
+use std::path::Path;
+use std::sync::Arc;
+
+use redb::{Database, ReadableDatabase};
+
+pub use meta::SCHEMA_VERSION;
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("database: {0}")]
+    Database(#[from] redb::Error),
+    #[error("database file was written by a newer debrief (schema {found}, this build knows {known})")]
+    TooNew { found: u64, known: u64 },
+    #[error("the blocking task running a store call failed: {0}")]
+    Join(String),
+}
+
+macro_rules! store_error_from {
+    ($($t:ty),*) => {$(
+        impl From<$t> for StoreError {
+            fn from(e: $t) -> Self { StoreError::Database(e.into()) }
+        }
+    )*};
+}
+store_error_from!(
+    redb::DatabaseError,
+    redb::TransactionError,
+    redb::TableError,
+    redb::StorageError,
+    redb::CommitError
+);
+
+pub type StoreResult<T> = Result<T, StoreError>;
+
+/// A handle on the database; cheap to clone.
+#[derive(Clone)]
+pub struct Store {
+    db: Arc<Database>,
+}
+
+impl Store {
+    /// Opens (or creates) the database file and brings its schema up to date.
+    pub fn open(path: &Path) -> StoreResult<Self> {
+        let db = Database::create(path)?;
+        migrate::run(&db)?;
+        Ok(Self { db: Arc::new(db) })
+    }
+
+    /// Runs a store call on the blocking pool so the async executor never
+    /// waits on disk.
+    pub async fn run<T, F>(&self, f: F) -> StoreResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Store) -> StoreResult<T> + Send + 'static,
+    {
+        let store = self.clone();
+        tokio::task::spawn_blocking(move || f(&store))
+            .await
+            .map_err(|e| StoreError::Join(e.to_string()))?
+    }
+
+    pub fn schema_version(&self) -> StoreResult<u64> {
+        let tx = self.db.begin_read()?;
+        meta::schema_version(&tx)
+    }
+}

@@ -1,0 +1,119 @@
+//! Starts the real `debrief` binary on port 0 with a fresh data directory,
+//! and talks to it over HTTP(S) like a browser would.
+#![allow(dead_code)] // each test file uses its own part of the harness
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+pub const BIN: &str = env!("CARGO_BIN_EXE_debrief");
+
+pub struct TestApp {
+    pub url: String,
+    pub data_dir: PathBuf,
+    child: Child,
+    pub output: Arc<Mutex<Vec<String>>>,
+    _temp: Option<tempfile::TempDir>,
+}
+
+/// Plain HTTP on 127.0.0.1, a fresh data directory.
+pub fn spawn_app() -> TestApp {
+    let temp = tempfile::tempdir().unwrap();
+    let data_dir = temp.path().to_owned();
+    let mut app = spawn_with(&data_dir, &["--http"]).expect("the server starts");
+    app._temp = Some(temp);
+    app
+}
+
+/// `debrief serve --bind 127.0.0.1:0 ARGS` on `data_dir`; the error carries
+/// everything the process printed when it exits before its ready line.
+pub fn spawn_with(data_dir: &Path, args: &[&str]) -> Result<TestApp, String> {
+    let mut child = Command::new(BIN)
+        .args(["serve", "--bind", "127.0.0.1:0", "--data-dir"])
+        .arg(data_dir)
+        .args(args)
+        .env_remove("DEBRIEF_DEV_ASSETS")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let output = Arc::new(Mutex::new(Vec::new()));
+    let (ready_tx, ready_rx) = mpsc::channel();
+    for stream in [Box::new(child.stdout.take().unwrap()) as Box<dyn std::io::Read + Send>, Box::new(child.stderr.take().unwrap())] {
+        let output = output.clone();
+        let ready_tx = ready_tx.clone();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stream).lines().map_while(Result::ok) {
+                if let Some(url) = line.strip_prefix("ready: ") {
+                    let _ = ready_tx.send(url.to_owned());
+                }
+                output.lock().unwrap().push(line);
+            }
+        });
+    }
+    drop(ready_tx);
+    match ready_rx.recv_timeout(Duration::from_secs(30)) {
+        Ok(url) => Ok(TestApp { url, data_dir: data_dir.to_owned(), child, output, _temp: None }),
+        Err(_) => {
+            let _ = child.kill();
+            let _ = child.wait();
+            Err(output.lock().unwrap().join("\n"))
+        }
+    }
+}
+
+impl TestApp {
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// SIGTERM, then wait for the exit status; the data directory stays.
+    pub fn terminate(&mut self) -> std::process::ExitStatus {
+        signal(self.child.id(), "TERM");
+        wait_with_timeout(&mut self.child, Duration::from_secs(15))
+    }
+
+    pub fn printed(&self) -> String {
+        self.output.lock().unwrap().join("\n")
+    }
+}
+
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+pub fn signal(pid: u32, name: &str) {
+    let status = Command::new("kill").arg(format!("-{name}")).arg(pid.to_string()).status().unwrap();
+    assert!(status.success());
+}
+
+fn wait_with_timeout(child: &mut Child, timeout: Duration) -> std::process::ExitStatus {
+    let deadline = std::time::Instant::now() + timeout;
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        assert!(std::time::Instant::now() < deadline, "the server did not exit within {timeout:?}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// An HTTP client that returns every status as a response, not an error.
+pub fn client() -> ureq::Agent {
+    ureq::Agent::config_builder().http_status_as_error(false).build().new_agent()
+}
+
+/// Runs `debrief ARGS --data-dir DIR` to completion.
+pub fn cli(data_dir: &Path, args: &[&str]) -> std::process::Output {
+    Command::new(BIN).args(args).arg("--data-dir").arg(data_dir).output().expect("the binary runs")
+}
+
+pub fn text(out: &[u8]) -> String {
+    String::from_utf8_lossy(out).into_owned()
+}

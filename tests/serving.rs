@@ -1,0 +1,139 @@
+//! The server answers the app, its assets and its API as a browser needs.
+
+mod common;
+
+use common::{client, spawn_app};
+
+fn header(res: &ureq::http::Response<ureq::Body>, name: &str) -> String {
+    res.headers().get(name).map(|v| v.to_str().unwrap().to_owned()).unwrap_or_default()
+}
+
+#[test]
+fn health_answers_200_with_json() {
+    let app = spawn_app();
+    let mut res = client().get(format!("{}/api/health", app.url)).call().unwrap();
+    assert_eq!(res.status(), 200);
+    assert!(header(&res, "content-type").starts_with("application/json"));
+    let body: serde_json::Value = res.body_mut().read_json().unwrap();
+    assert_eq!(body["status"], "ok");
+    assert_eq!(body["version"], env!("CARGO_PKG_VERSION"));
+}
+
+#[test]
+fn every_page_path_gets_the_app_with_security_headers_and_no_cache() {
+    let app = spawn_app();
+    for path in ["/", "/login", "/client/42", "/no/such/page"] {
+        let mut res = client().get(format!("{}{path}", app.url)).call().unwrap();
+        assert_eq!(res.status(), 200, "{path}");
+        assert!(header(&res, "content-type").starts_with("text/html"), "{path}");
+        assert_eq!(header(&res, "cache-control"), "no-cache", "{path}");
+        assert_eq!(header(&res, "x-content-type-options"), "nosniff");
+        assert!(header(&res, "content-security-policy").contains("frame-ancestors 'none'"));
+        assert!(header(&res, "content-security-policy").contains("script-src 'self'"));
+        assert!(!header(&res, "referrer-policy").is_empty());
+        let html = res.body_mut().read_to_string().unwrap();
+        assert!(html.contains("<script") && html.contains("/assets/"), "{path}: {html}");
+    }
+}
+
+#[test]
+fn unknown_api_paths_get_a_json_404_not_the_app() {
+    let app = spawn_app();
+    let mut res = client().get(format!("{}/api/no-such-thing", app.url)).call().unwrap();
+    assert_eq!(res.status(), 404);
+    let body: serde_json::Value = res.body_mut().read_json().unwrap();
+    assert!(body["message"].as_str().is_some_and(|m| !m.is_empty()));
+    assert_eq!(header(&res, "x-content-type-options"), "nosniff");
+}
+
+#[test]
+fn a_visitor_without_a_session_is_told_401_by_the_session_check() {
+    let app = spawn_app();
+    let mut res = client().get(format!("{}/api/auth/me", app.url)).call().unwrap();
+    assert_eq!(res.status(), 401);
+    let body: serde_json::Value = res.body_mut().read_json().unwrap();
+    assert!(body["message"].is_string());
+}
+
+#[test]
+fn hashed_assets_are_precompressed_typed_and_cached_for_a_year() {
+    let app = spawn_app();
+    let html = client().get(format!("{}/", app.url)).call().unwrap().body_mut().read_to_string().unwrap();
+    let script = html
+        .split('"')
+        .find(|s| s.starts_with("/assets/") && s.ends_with(".js"))
+        .unwrap_or_else(|| panic!("no script in {html}"))
+        .to_owned();
+
+    let br = client().get(format!("{}{script}", app.url)).header("Accept-Encoding", "gzip, br").call().unwrap();
+    assert_eq!(br.status(), 200);
+    assert_eq!(header(&br, "content-encoding"), "br");
+    assert_eq!(header(&br, "cache-control"), "public, max-age=31536000, immutable");
+    assert_eq!(header(&br, "content-type"), "text/javascript; charset=utf-8");
+    assert_eq!(header(&br, "vary"), "Accept-Encoding");
+
+    let gz = client().get(format!("{}{script}", app.url)).header("Accept-Encoding", "gzip").call().unwrap();
+    assert_eq!(header(&gz, "content-encoding"), "gzip");
+
+    let mut plain = client().get(format!("{}{script}", app.url)).header("Accept-Encoding", "identity").call().unwrap();
+    assert_eq!(header(&plain, "content-encoding"), "");
+    let js = plain.body_mut().read_to_string().unwrap();
+    assert!(!js.is_empty());
+}
+
+#[test]
+fn an_unchanged_page_is_answered_304_on_revalidation() {
+    let app = spawn_app();
+    let first = client().get(format!("{}/", app.url)).header("Accept-Encoding", "br").call().unwrap();
+    let etag = header(&first, "etag");
+    assert!(!etag.is_empty());
+    let second = client()
+        .get(format!("{}/", app.url))
+        .header("Accept-Encoding", "br")
+        .header("If-None-Match", &etag)
+        .call()
+        .unwrap();
+    assert_eq!(second.status(), 304);
+}
+
+#[test]
+fn a_missing_asset_is_a_404_never_the_page() {
+    let app = spawn_app();
+    let mut res = client().get(format!("{}/assets/main-OLDHASH.js", app.url)).call().unwrap();
+    assert_eq!(res.status(), 404);
+    assert!(!res.body_mut().read_to_string().unwrap().contains("<html"));
+}
+
+#[test]
+fn head_requests_are_answered_like_get_without_a_body() {
+    let app = spawn_app();
+    let res = client().head(format!("{}/", app.url)).call().unwrap();
+    assert_eq!(res.status(), 200);
+    let res = client().head(format!("{}/api/health", app.url)).call().unwrap();
+    assert_eq!(res.status(), 200);
+}
+
+#[test]
+fn the_binary_alone_in_an_empty_folder_serves_the_app() {
+    let folder = tempfile::tempdir().unwrap();
+    let copy = folder.path().join("debrief");
+    std::fs::copy(common::BIN, &copy).unwrap();
+    let data = folder.path().join("data");
+    let mut child = std::process::Command::new(&copy)
+        .args(["serve", "--http", "--bind", "127.0.0.1:0", "--data-dir"])
+        .arg(&data)
+        .current_dir(folder.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    let url = std::io::BufRead::lines(stdout)
+        .map_while(Result::ok)
+        .find_map(|l| l.strip_prefix("ready: ").map(str::to_owned))
+        .expect("a ready line");
+    let html = client().get(format!("{url}/")).call().unwrap().body_mut().read_to_string().unwrap();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(html.contains("/assets/"));
+}

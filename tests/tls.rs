@@ -1,0 +1,132 @@
+//! HTTPS by default, with a certificate phones can be taught to trust.
+
+mod common;
+
+use std::sync::Arc;
+
+use common::spawn_with;
+use x509_parser::prelude::*;
+
+fn agent_trusting(ca_pem: &[u8]) -> ureq::Agent {
+    let ca = ureq::tls::Certificate::from_pem(ca_pem).unwrap();
+    let tls = ureq::tls::TlsConfig::builder().root_certs(ureq::tls::RootCerts::Specific(Arc::new(vec![ca]))).build();
+    ureq::Agent::config_builder().tls_config(tls).http_status_as_error(false).build().new_agent()
+}
+
+#[test]
+fn the_default_server_speaks_https_verified_by_its_local_authority() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = spawn_with(dir.path(), &[]).unwrap();
+    assert!(app.url.starts_with("https://127.0.0.1:"), "{}", app.url);
+    let ca_pem = std::fs::read(dir.path().join("tls/ca.pem")).unwrap();
+    let agent = agent_trusting(&ca_pem);
+
+    let health = agent.get(format!("{}/api/health", app.url)).call().expect("TLS verifies against the local CA");
+    assert_eq!(health.status(), 200);
+    let localhost = app.url.replace("127.0.0.1", "localhost");
+    assert_eq!(agent.get(format!("{localhost}/")).call().unwrap().status(), 200);
+}
+
+#[test]
+fn the_server_certificate_is_one_ios_accepts() {
+    let dir = tempfile::tempdir().unwrap();
+    let _app = spawn_with(dir.path(), &[]).unwrap();
+    let pem = std::fs::read(dir.path().join("tls/server.pem")).unwrap();
+    let (_, pem) = parse_x509_pem(&pem).unwrap();
+    let cert = pem.parse_x509().unwrap();
+    let validity = cert.validity();
+    let days = (validity.not_after.timestamp() - validity.not_before.timestamp()) / 86_400;
+    assert!(days <= 825, "valid for {days} days");
+    let eku = cert.extended_key_usage().unwrap().expect("an extended key usage").value;
+    assert!(eku.server_auth);
+    let names: Vec<String> = cert
+        .subject_alternative_name()
+        .unwrap()
+        .unwrap()
+        .value
+        .general_names
+        .iter()
+        .map(|n| n.to_string())
+        .collect();
+    assert!(names.iter().any(|n| n.contains("localhost")), "{names:?}");
+}
+
+#[test]
+fn the_authority_is_offered_for_download_without_its_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = spawn_with(dir.path(), &[]).unwrap();
+    let ca_pem = std::fs::read(dir.path().join("tls/ca.pem")).unwrap();
+    let agent = agent_trusting(&ca_pem);
+
+    let mut pem = agent.get(format!("{}/ca.pem", app.url)).call().unwrap();
+    assert_eq!(pem.status(), 200);
+    let body = pem.body_mut().read_to_string().unwrap();
+    assert_eq!(body.as_bytes(), ca_pem.as_slice());
+    assert!(!body.contains("PRIVATE KEY"));
+
+    let mut der = agent.get(format!("{}/ca.crt", app.url)).call().unwrap();
+    assert_eq!(der.headers()["content-type"], "application/x-x509-ca-cert");
+    let der = der.body_mut().read_to_vec().unwrap();
+    let (_, cert) = X509Certificate::from_der(&der).unwrap();
+    assert!(cert.is_ca());
+}
+
+#[test]
+fn a_restart_keeps_the_authority_phones_already_trust() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut first = spawn_with(dir.path(), &[]).unwrap();
+    let ca_before = std::fs::read(dir.path().join("tls/ca.pem")).unwrap();
+    let leaf_before = std::fs::read(dir.path().join("tls/server.pem")).unwrap();
+    assert!(first.terminate().success());
+
+    let _second = spawn_with(dir.path(), &[]).unwrap();
+    assert_eq!(std::fs::read(dir.path().join("tls/ca.pem")).unwrap(), ca_before);
+    assert_eq!(std::fs::read(dir.path().join("tls/server.pem")).unwrap(), leaf_before);
+}
+
+#[test]
+fn a_certificate_close_to_expiry_is_renewed_by_the_same_authority() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut first = spawn_with(dir.path(), &[]).unwrap();
+    assert!(first.terminate().success());
+    let ca_pem = std::fs::read(dir.path().join("tls/ca.pem")).unwrap();
+
+    // Replace the server certificate with one that expires tomorrow.
+    let key = rcgen::KeyPair::generate().unwrap();
+    let mut params = rcgen::CertificateParams::new(vec!["localhost".to_owned()]).unwrap();
+    params.not_after = ::time::OffsetDateTime::now_utc() + ::time::Duration::days(1);
+    std::fs::write(dir.path().join("tls/server.pem"), params.self_signed(&key).unwrap().pem()).unwrap();
+    std::fs::write(dir.path().join("tls/server.key"), key.serialize_pem()).unwrap();
+
+    let app = spawn_with(dir.path(), &[]).unwrap();
+    assert_eq!(std::fs::read(dir.path().join("tls/ca.pem")).unwrap(), ca_pem);
+    let status = agent_trusting(&ca_pem).get(format!("{}/api/health", app.url)).call().unwrap().status();
+    assert_eq!(status, 200);
+}
+
+#[test]
+fn the_private_keys_are_readable_by_the_owner_only() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let _app = spawn_with(dir.path(), &[]).unwrap();
+    for key in ["tls/ca.key", "tls/server.key"] {
+        let mode = std::fs::metadata(dir.path().join(key)).unwrap().permissions().mode();
+        assert_eq!(mode & 0o077, 0, "{key} has mode {mode:o}");
+    }
+}
+
+#[test]
+fn a_certificate_of_ones_own_is_served_as_given() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = rcgen::KeyPair::generate().unwrap();
+    let cert = rcgen::CertificateParams::new(vec!["localhost".to_owned(), "127.0.0.1".to_owned()]).unwrap().self_signed(&key).unwrap();
+    let cert_path = dir.path().join("own.pem");
+    let key_path = dir.path().join("own.key");
+    std::fs::write(&cert_path, cert.pem()).unwrap();
+    std::fs::write(&key_path, key.serialize_pem()).unwrap();
+    let data = dir.path().join("data");
+    let app = spawn_with(&data, &["--tls-cert", cert_path.to_str().unwrap(), "--tls-key", key_path.to_str().unwrap()]).unwrap();
+    let status = agent_trusting(cert.pem().as_bytes()).get(format!("{}/api/health", app.url)).call().unwrap().status();
+    assert_eq!(status, 200);
+    assert!(!data.join("tls/ca.pem").exists(), "no local authority is made when a certificate is given");
+}
