@@ -1,13 +1,19 @@
 //! Debrief: record client meetings, transcribe and summarise them on the box,
 //! and email the client a follow-up.
 //!
-//! Layers point down: `cli` → `server` → `http` → `store` / `control` / `tls`.
+//! Layers point down: `cli` → `server` → `http` → `domain` / `auth` / `store` /
+//! `mail` / `control` / `tls`.
 
+pub mod auth;
 pub mod cli;
+pub mod clock;
 pub mod control;
 pub mod datadir;
+pub mod domain;
 pub mod http;
 pub mod lan;
+pub mod mail;
 pub mod server;
+pub mod settings;
 pub mod store;
 pub mod tls;

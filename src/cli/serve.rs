@@ -6,6 +6,7 @@ use clap::Args;
 use crate::datadir::DataDir;
 use crate::http::AssetSource;
 use crate::server::{ServeOptions, TlsMode};
+use crate::settings::Settings;
 
 #[derive(Debug, Args)]
 pub struct ServeArgs {
@@ -29,6 +30,9 @@ pub struct ServeArgs {
     /// instead of the copy embedded in the binary, for frontend work.
     #[arg(long, env = "DEBRIEF_DEV_ASSETS", hide = true, value_name = "DIR")]
     dev_assets: Option<PathBuf>,
+
+    #[command(flatten)]
+    settings: Settings,
 }
 
 pub fn run(data_dir: DataDir, args: ServeArgs) -> anyhow::Result<i32> {
@@ -39,6 +43,6 @@ pub fn run(data_dir: DataDir, args: ServeArgs) -> anyhow::Result<i32> {
     };
     let assets = args.dev_assets.map_or(AssetSource::Embedded, AssetSource::Dir);
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
-    runtime.block_on(crate::server::run(ServeOptions { data_dir, bind: args.bind, tls, assets }))?;
+    runtime.block_on(crate::server::run(ServeOptions { data_dir, bind: args.bind, tls, assets, settings: args.settings }))?;
     Ok(0)
 }

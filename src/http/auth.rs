@@ -1,9 +1,104 @@
-use salvo::prelude::*;
+//! Signing up, in and out, and the session check.
 
+use std::net::IpAddr;
+
+use salvo::prelude::*;
+use serde::Serialize;
+
+use super::body::{SMALL, json};
 use super::error::{AppError, AppResult};
+use super::session::{self, SignedIn};
+use super::state::state;
+use crate::auth::Token;
+use crate::clock::now_ms;
+use crate::domain::user::{LoginInput, SignupInput, User};
+use crate::store::SessionRecord;
+
+#[derive(Serialize)]
+pub struct Message {
+    pub message: &'static str,
+}
 
 /// `GET /api/auth/me`: the signed-in user, or 401.
 #[handler]
-pub async fn me() -> AppResult<()> {
-    Err(AppError::unauthorized("Not signed in"))
+pub async fn me(depot: &mut Depot, res: &mut Response) -> AppResult<Json<User>> {
+    res.headers_mut().insert("cache-control", "no-store".parse().expect("a valid header value"));
+    Ok(Json(User::from(&session::signed_in(depot)?.user)))
+}
+
+/// `POST /api/auth/signup`: creates the account; signing in is a separate step.
+#[handler]
+pub async fn signup(req: &mut Request, depot: &mut Depot, res: &mut Response) -> AppResult<Json<User>> {
+    let state = state(depot)?.clone();
+    let new = json::<SignupInput>(req, SMALL).await?.parse().map_err(AppError::invalid)?;
+    let hash = state.passwords.hash(new.password.clone()).await?;
+    let user = state.store.run(move |s| s.create_user(new, hash, now_ms())).await?;
+    res.status_code(StatusCode::CREATED);
+    Ok(Json(User::from(&user)))
+}
+
+/// `POST /api/auth/login`: a new session (never the one the browser had).
+#[handler]
+pub async fn login(req: &mut Request, depot: &mut Depot, res: &mut Response) -> AppResult<Json<User>> {
+    let state = state(depot)?.clone();
+    let credentials = json::<LoginInput>(req, SMALL).await?.parse().map_err(AppError::invalid)?;
+    let address = client_key(req.remote_addr().ip());
+    let account = format!("account:{}", credentials.email);
+    let waits = [state.login_throttle.blocked_for(&address), state.login_throttle.blocked_for(&account)];
+    if let Some(wait) = waits.into_iter().flatten().max() {
+        let minutes = wait.as_secs().div_ceil(60).max(1);
+        return Err(AppError::too_many(format!(
+            "Too many failed sign-in attempts. Please try again in {minutes} minute{}.",
+            if minutes == 1 { "" } else { "s" }
+        )));
+    }
+
+    let email = credentials.email.clone();
+    let user = state.store.run(move |s| s.user_by_email(&email)).await?;
+    let hash = user.as_ref().map(|u| u.password_hash.clone());
+    // An unknown email costs the same hash as a known one.
+    let verified = state.passwords.verify(credentials.password, hash).await?;
+    let Some(user) = user.filter(|_| verified) else {
+        state.login_throttle.fail(&address);
+        state.login_throttle.fail(&account);
+        return Err(AppError::unauthorized("Invalid email or password"));
+    };
+    state.login_throttle.clear(&account);
+
+    if let Some((old, _)) = session::from_cookie(req, &state).await? {
+        state.store.run(move |s| s.delete_session(&old.token)).await?;
+    }
+    let token = Token::generate();
+    let now = now_ms();
+    let record = SessionRecord { user_id: user.id, expire: now + state.settings.session_ttl.as_millis() as i64, created_at: now };
+    let hash = token.hash();
+    state.store.run(move |s| s.create_session(&hash, &record)).await?;
+    session::set_cookie(res, &state, &token);
+    Ok(Json(User::from(&user)))
+}
+
+/// `POST /api/auth/logout`: ends the session on the server too, so a copied
+/// cookie is worthless afterwards.
+#[handler]
+pub async fn logout(req: &mut Request, depot: &mut Depot, res: &mut Response) -> AppResult<Json<Message>> {
+    let state = state(depot)?.clone();
+    if let Some((SignedIn { token, .. }, _)) = session::from_cookie(req, &state).await? {
+        state.store.run(move |s| s.delete_session(&token)).await?;
+    }
+    session::clear_cookie(res, &state);
+    Ok(Json(Message { message: "Logged out" }))
+}
+
+/// Throttling key of a client address; IPv6 clients are grouped by /64,
+/// since one host usually holds a whole /64.
+fn client_key(ip: Option<IpAddr>) -> String {
+    match ip {
+        Some(IpAddr::V6(v6)) if v6.to_ipv4_mapped().is_none() => {
+            let s = v6.segments();
+            format!("ip:{:x}:{:x}:{:x}:{:x}::/64", s[0], s[1], s[2], s[3])
+        }
+        Some(IpAddr::V6(v6)) => format!("ip:{}", v6.to_ipv4_mapped().map_or(IpAddr::V6(v6), IpAddr::V4)),
+        Some(ip) => format!("ip:{ip}"),
+        None => "ip:unknown".to_owned(),
+    }
 }

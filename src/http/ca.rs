@@ -5,7 +5,7 @@
 use salvo::http::header::{self, HeaderValue};
 use salvo::prelude::*;
 
-use super::AppState;
+use super::state::state;
 use super::error::{AppError, AppResult};
 
 /// `GET /ca.crt`: DER, the form Android's certificate installer and iOS's
@@ -27,7 +27,7 @@ pub async fn ca_pem(depot: &mut Depot, res: &mut Response) -> AppResult<()> {
 }
 
 async fn read_ca(depot: &Depot) -> AppResult<String> {
-    let state = depot.get_typed::<AppState>().map_err(|_| AppError::internal("no app state in the depot"))?;
+    let state = state(depot)?;
     let path = state.ca_cert.clone().ok_or_else(|| AppError::not_found("This server does not use a local certificate authority"))?;
     tokio::fs::read_to_string(&path).await.map_err(|e| AppError::internal(format!("reading {}: {e}", path.display())))
 }

@@ -8,13 +8,8 @@ use salvo::http::StatusCode;
 use salvo::prelude::*;
 use serde::Serialize;
 
+use crate::domain::FieldError;
 use crate::store::StoreError;
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct FieldError {
-    pub field: String,
-    pub message: String,
-}
 
 #[derive(Debug)]
 pub struct AppError {
@@ -27,6 +22,32 @@ pub struct AppError {
 impl AppError {
     fn new(status: StatusCode, message: impl Into<String>) -> Self {
         Self { status, message: message.into(), field_errors: Vec::new(), log: None }
+    }
+
+    /// 400 with a message for each field that failed validation.
+    pub fn invalid(field_errors: Vec<FieldError>) -> Self {
+        let message = field_errors.first().map_or("Invalid input".to_owned(), |e| e.message.clone());
+        Self { field_errors, ..Self::new(StatusCode::BAD_REQUEST, message) }
+    }
+
+    pub fn bad_request(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::BAD_REQUEST, message)
+    }
+
+    pub fn conflict(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::CONFLICT, message)
+    }
+
+    pub fn too_large(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::PAYLOAD_TOO_LARGE, message)
+    }
+
+    pub fn unsupported(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::UNSUPPORTED_MEDIA_TYPE, message)
+    }
+
+    pub fn too_many(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::TOO_MANY_REQUESTS, message)
     }
 
     pub fn unauthorized(message: impl Into<String>) -> Self {
@@ -54,7 +75,17 @@ impl AppError {
 
 impl From<StoreError> for AppError {
     fn from(e: StoreError) -> Self {
-        Self::internal(e)
+        match e {
+            StoreError::EmailTaken => Self::conflict("An account with this email already exists"),
+            StoreError::NotFound => Self::not_found("Not found"),
+            other => Self::internal(other),
+        }
+    }
+}
+
+impl From<anyhow::Error> for AppError {
+    fn from(e: anyhow::Error) -> Self {
+        Self::internal(format!("{e:#}"))
     }
 }
 

@@ -2,10 +2,16 @@
 
 pub mod assets;
 mod auth;
+mod body;
 mod ca;
 pub mod error;
 mod headers;
 mod health;
+mod origin;
+mod profile;
+mod reset;
+mod session;
+mod state;
 
 use salvo::catcher::Catcher;
 use salvo::http::ResBody;
@@ -14,25 +20,34 @@ use serde::Serialize;
 
 pub use assets::AssetSource;
 pub use headers::CONTENT_SECURITY_POLICY;
-
-/// What every handler may need, injected into the depot.
-#[derive(Clone)]
-pub struct AppState {
-    pub store: crate::store::Store,
-    /// The local authority's certificate, when the server uses one.
-    pub ca_cert: Option<std::path::PathBuf>,
-}
+pub use state::AppState;
 
 /// The whole service: routes, middleware and the error catcher.
 pub fn service(state: AppState, assets: AssetSource) -> Service {
+    let signed_in = Router::new()
+        .hoop(session::require_user)
+        .push(Router::with_path("auth/me").get(auth::me))
+        .push(Router::with_path("profile").put(profile::update))
+        .push(Router::with_path("profile/password").put(profile::change_password))
+        .push(
+            Router::with_path("profile/picture")
+                .get(profile::picture)
+                .post(profile::upload_picture)
+                .delete(profile::delete_picture),
+        );
+    let api = Router::with_path("api")
+        .hoop(origin::same_origin_writes)
+        .push(Router::with_path("health").get(health::health).head(health::health))
+        .push(Router::with_path("auth/login").post(auth::login))
+        .push(Router::with_path("auth/signup").post(auth::signup))
+        .push(Router::with_path("auth/logout").post(auth::logout))
+        .push(Router::with_path("auth/reset-password").post(reset::request))
+        .push(Router::with_path("auth/reset-password/confirm").post(reset::confirm))
+        .push(signed_in)
+        .push(Router::with_path("{**rest}").goal(api_not_found));
     let router = Router::new()
         .hoop(salvo::affix_state::inject(state).inject(assets))
-        .push(
-            Router::with_path("api")
-                .push(Router::with_path("health").get(health::health).head(health::health))
-                .push(Router::with_path("auth/me").get(auth::me))
-                .push(Router::with_path("{**rest}").goal(api_not_found)),
-        )
+        .push(api)
         .push(Router::with_path("ca.crt").get(ca::ca_der))
         .push(Router::with_path("ca.pem").get(ca::ca_pem))
         .push(Router::with_path("{**path}").get(assets::serve_app).head(assets::serve_app));

@@ -2,12 +2,11 @@
 //! for phones, and a last line that scripts wait for.
 
 use std::io::Write;
-use std::time::Duration;
 
 use crate::datadir::DataDir;
 use crate::lan::{Urls, qr_for_terminal};
 
-pub(super) fn print(urls: &Urls, tls: &str, data_dir: &DataDir, took: Duration) {
+pub(super) fn print(urls: &Urls, tls: &str, mail: &str, data_dir: &DataDir) {
     let mut out = String::new();
     out.push_str(&format!("Debrief {} is serving\n", env!("CARGO_PKG_VERSION")));
     out.push_str(&format!("  on this machine:  {}\n", urls.local));
@@ -15,6 +14,7 @@ pub(super) fn print(urls: &Urls, tls: &str, data_dir: &DataDir, took: Duration) 
         out.push_str(&format!("  on the LAN:       {url}\n"));
     }
     out.push_str(&format!("  TLS:              {tls}\n"));
+    out.push_str(&format!("  email:            {mail}\n"));
     out.push_str(&format!("  data:             {}\n", data_dir.root().display()));
     if let Some(phone_url) = urls.for_phones() {
         if let Some(qr) = qr_for_terminal(phone_url) {
@@ -30,5 +30,4 @@ pub(super) fn print(urls: &Urls, tls: &str, data_dir: &DataDir, took: Duration) 
     let mut stdout = std::io::stdout().lock();
     let _ = stdout.write_all(out.as_bytes());
     let _ = stdout.flush();
-    tracing::debug!(took_ms = took.as_millis() as u64, "started");
 }

@@ -3,20 +3,24 @@
 
 mod banner;
 mod control;
+mod housekeeping;
 mod shutdown;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::time::Instant;
+use std::sync::Arc;
 
 use anyhow::Context;
 use salvo::conn::rustls::{Keycert, RustlsConfig};
 use salvo::conn::{Acceptor, TcpListener};
 use salvo::prelude::*;
 
+use crate::auth::{Passwords, Throttle};
 use crate::datadir::DataDir;
 use crate::http::{AppState, AssetSource};
 use crate::lan::Urls;
+use crate::mail::Mailer;
+use crate::settings::{Settings, origin_of};
 use crate::store::Store;
 use crate::tls::{LocalCa, ServerCert};
 
@@ -34,10 +38,10 @@ pub struct ServeOptions {
     pub bind: SocketAddr,
     pub tls: TlsMode,
     pub assets: AssetSource,
+    pub settings: Settings,
 }
 
 pub async fn run(options: ServeOptions) -> anyhow::Result<()> {
-    let started = Instant::now();
     let data_dir = options.data_dir;
     data_dir.create()?;
     let mut lock = data_dir.lock()?;
@@ -47,7 +51,68 @@ pub async fn run(options: ServeOptions) -> anyhow::Result<()> {
         .await?
         .context("cannot open the database")?;
 
-    let (cert, tls_label) = match &options.tls {
+    let (cert, tls_label) = certificate(&options.tls, &data_dir).await?;
+    let scheme = if cert.is_some() { "https" } else { "http" };
+    let listener = TcpListener::new(options.bind);
+    let bind_error = |e: salvo::Error| anyhow::anyhow!("cannot listen on {}: {e}", options.bind);
+    let (bound, acceptor) = match cert {
+        Some(ServerCert { chain_pem, key_pem, .. }) => {
+            let config = RustlsConfig::new(Keycert::new().cert(chain_pem).key(key_pem));
+            let acceptor = listener.rustls(config).try_bind().await.map_err(bind_error)?;
+            (local_addr(&acceptor)?, Bound::Tls(acceptor))
+        }
+        None => {
+            let acceptor = listener.try_bind().await.map_err(bind_error)?;
+            (local_addr(&acceptor)?, Bound::Plain(acceptor))
+        }
+    };
+
+    let urls = Urls::for_bound(bound, scheme);
+    let settings = options.settings;
+    let public_url = settings.public_url.clone().unwrap_or_else(|| urls.for_phones().unwrap_or(&urls.local).to_owned());
+    let mut origins: Vec<String> = urls.lan.iter().chain([&urls.local, &public_url]).map(|u| origin_of(u)).collect();
+    origins.dedup();
+    let from = settings.mail_from.clone().unwrap_or_else(|| format!("debrief@{}.local", crate::lan::host_name()));
+    let mailer = Mailer::new(settings.smtp_url.as_deref(), from, crate::mail::outbox_dir(data_dir.root()), store.clone())?;
+    let state = AppState {
+        store: store.clone(),
+        passwords: Passwords::new(settings.hash_concurrency),
+        mailer: mailer.clone(),
+        login_throttle: Throttle::new(settings.login_max_failures, settings.login_window),
+        secure_cookies: public_url.starts_with("https://"),
+        public_url,
+        allowed_origins: Arc::new(origins),
+        ca_cert: matches!(options.tls, TlsMode::LocalCa).then(|| LocalCa::new(data_dir.tls_dir()).ca_cert_path()),
+        settings: Arc::new(settings),
+    };
+    let housekeeping = housekeeping::start(state.clone());
+    let service = crate::http::service(state, options.assets);
+    let server = match acceptor {
+        Bound::Tls(acceptor) => start(acceptor, service)?,
+        Bound::Plain(acceptor) => start(acceptor, service)?,
+    };
+
+    lock.publish(&urls.local)?;
+    let status = control::StatusSource::new(store, &urls, tls_label.clone());
+    let control_task = crate::control::serve(&data_dir.control_socket(), status)?;
+
+    banner::print(&urls, &tls_label, &mailer.describe(), &data_dir);
+    let outcome = server.await;
+    control_task.abort();
+    housekeeping.abort();
+    let _ = std::fs::remove_file(data_dir.control_socket());
+    tracing::info!("stopped");
+    drop(lock);
+    outcome.context("the server task failed")
+}
+
+enum Bound<T, P> {
+    Tls(T),
+    Plain(P),
+}
+
+async fn certificate(tls: &TlsMode, data_dir: &DataDir) -> anyhow::Result<(Option<ServerCert>, String)> {
+    Ok(match tls {
         TlsMode::Off => (None, "off (plain HTTP)".to_owned()),
         TlsMode::LocalCa => {
             let ca = LocalCa::new(data_dir.tls_dir());
@@ -61,37 +126,7 @@ pub async fn run(options: ServeOptions) -> anyhow::Result<()> {
             let label = format!("certificate from --tls-cert, valid until {}", cert.not_after.date());
             (Some(cert), label)
         }
-    };
-    let scheme = if cert.is_some() { "https" } else { "http" };
-
-    let ca_cert = matches!(options.tls, TlsMode::LocalCa).then(|| LocalCa::new(data_dir.tls_dir()).ca_cert_path());
-    let service = crate::http::service(AppState { store: store.clone(), ca_cert }, options.assets);
-    let bind_error = |e: salvo::Error| anyhow::anyhow!("cannot listen on {}: {e}", options.bind);
-    let listener = TcpListener::new(options.bind);
-    let (bound, server) = match cert {
-        Some(ServerCert { chain_pem, key_pem, .. }) => {
-            let config = RustlsConfig::new(Keycert::new().cert(chain_pem).key(key_pem));
-            let acceptor = listener.rustls(config).try_bind().await.map_err(bind_error)?;
-            (local_addr(&acceptor)?, tokio::spawn(serve_with_shutdown(acceptor, service)))
-        }
-        None => {
-            let acceptor = listener.try_bind().await.map_err(bind_error)?;
-            (local_addr(&acceptor)?, tokio::spawn(serve_with_shutdown(acceptor, service)))
-        }
-    };
-
-    let urls = Urls::for_bound(bound, scheme);
-    lock.publish(&urls.local)?;
-    let status = control::StatusSource::new(store, &urls, tls_label.clone());
-    let control_task = crate::control::serve(&data_dir.control_socket(), status)?;
-
-    banner::print(&urls, &tls_label, &data_dir, started.elapsed());
-    let outcome = server.await;
-    control_task.abort();
-    let _ = std::fs::remove_file(data_dir.control_socket());
-    tracing::info!("stopped");
-    drop(lock);
-    outcome.context("the server task failed")
+    })
 }
 
 fn local_addr(acceptor: &impl Acceptor) -> anyhow::Result<SocketAddr> {
@@ -102,8 +137,8 @@ fn local_addr(acceptor: &impl Acceptor) -> anyhow::Result<SocketAddr> {
         .ok_or_else(|| anyhow::anyhow!("the listener reports no address"))
 }
 
-async fn serve_with_shutdown<A: Acceptor + Send + 'static>(acceptor: A, service: Service) {
+fn start<A: Acceptor + Send + 'static>(acceptor: A, service: Service) -> anyhow::Result<tokio::task::JoinHandle<()>> {
     let server = Server::new(acceptor);
-    shutdown::on_signal(server.handle());
-    server.serve(service).await;
+    shutdown::on_signal(server.handle())?;
+    Ok(tokio::spawn(server.serve(service)))
 }

@@ -1,29 +1,24 @@
 use std::time::Duration;
 
 use salvo::server::ServerHandle;
+use tokio::signal::unix::{SignalKind, signal};
 
 /// How long requests in flight may take to finish after SIGTERM or Ctrl-C.
 const GRACE: Duration = Duration::from_secs(10);
 
-pub(super) fn on_signal(handle: ServerHandle) {
+/// Stops the server gracefully on SIGTERM or SIGINT. The handlers are
+/// registered before this returns, so a signal sent right after the ready
+/// line is never met by the default action.
+pub(super) fn on_signal(handle: ServerHandle) -> std::io::Result<()> {
+    let mut terminate = signal(SignalKind::terminate())?;
+    let mut interrupt = signal(SignalKind::interrupt())?;
     tokio::spawn(async move {
-        let ctrl_c = tokio::signal::ctrl_c();
-        #[cfg(unix)]
-        let terminate = async {
-            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-                Ok(mut signal) => {
-                    signal.recv().await;
-                }
-                Err(_) => std::future::pending::<()>().await,
-            }
-        };
-        #[cfg(not(unix))]
-        let terminate = std::future::pending::<()>();
         tokio::select! {
-            _ = ctrl_c => {}
-            _ = terminate => {}
+            _ = terminate.recv() => {}
+            _ = interrupt.recv() => {}
         }
         tracing::info!("shutting down: finishing requests in flight");
         handle.stop_graceful(GRACE);
     });
+    Ok(())
 }

@@ -24,6 +24,15 @@ pub(super) fn schema_version_in(tx: &WriteTransaction) -> StoreResult<u64> {
     Ok(table.get(SCHEMA_KEY)?.map(|v| v.value()).unwrap_or(0))
 }
 
+/// The next id of a sequence (`users`, `blobs`, …), starting at 1.
+pub(super) fn next_id(tx: &WriteTransaction, sequence: &str) -> StoreResult<u64> {
+    let mut table = tx.open_table(META)?;
+    let key = format!("next_id:{sequence}");
+    let id = table.get(key.as_str())?.map(|v| v.value()).unwrap_or(1);
+    table.insert(key.as_str(), id + 1)?;
+    Ok(id)
+}
+
 pub(super) fn set_schema_version(tx: &WriteTransaction, version: u64) -> StoreResult<()> {
     tx.open_table(META)?.insert(SCHEMA_KEY, version)?;
     Ok(())

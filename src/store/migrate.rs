@@ -6,7 +6,7 @@ use super::meta::{self, SCHEMA_VERSION};
 use super::{StoreError, StoreResult};
 
 /// Step `n` takes a file from schema `n` to `n + 1`.
-const STEPS: [fn(&WriteTransaction) -> StoreResult<()>; SCHEMA_VERSION as usize] = [create_meta];
+const STEPS: [fn(&WriteTransaction) -> StoreResult<()>; SCHEMA_VERSION as usize] = [create_tables];
 
 pub(super) fn run(db: &Database) -> StoreResult<()> {
     let tx = db.begin_write()?;
@@ -26,8 +26,18 @@ pub(super) fn run(db: &Database) -> StoreResult<()> {
     Ok(())
 }
 
-/// Version 1: the `meta` table itself (opening it in a write creates it).
-fn create_meta(tx: &WriteTransaction) -> StoreResult<()> {
-    tx.open_table(meta::META)?;
+/// Version 1: every table (opening one in a write transaction creates it),
+/// so readers never meet a missing table.
+fn create_tables(tx: &WriteTransaction) -> StoreResult<()> {
+    use super::tables::*;
+    tx.open_table(META)?;
+    tx.open_table(USERS)?;
+    tx.open_table(USERS_BY_EMAIL)?;
+    tx.open_table(SESSIONS)?;
+    tx.open_multimap_table(SESSIONS_BY_USER)?;
+    tx.open_table(RESET_TOKENS)?;
+    tx.open_table(OUTBOX)?;
+    tx.open_table(BLOB_META)?;
+    tx.open_table(BLOB_CHUNKS)?;
     Ok(())
 }

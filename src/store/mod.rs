@@ -4,15 +4,25 @@
 //! writes and scans through [`Store::run`], which moves them to the blocking
 //! thread pool.
 
+mod blobs;
+mod codec;
 mod meta;
 mod migrate;
+mod outbox;
+mod resets;
+mod sessions;
+mod tables;
+mod users;
 
 use std::path::Path;
 use std::sync::Arc;
 
 use redb::{Database, ReadableDatabase};
 
+pub use blobs::Blob;
 pub use meta::SCHEMA_VERSION;
+pub use outbox::OutboxEntry;
+pub use sessions::SessionRecord;
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -22,6 +32,14 @@ pub enum StoreError {
     TooNew { found: u64, known: u64 },
     #[error("the blocking task running a store call failed: {0}")]
     Join(String),
+    #[error("a stored record cannot be read: {0}")]
+    Corrupt(String),
+    /// Signup or a profile change with an email another account has.
+    #[error("the email belongs to another account")]
+    EmailTaken,
+    /// The record does not exist, or is not the caller's.
+    #[error("no such record")]
+    NotFound,
 }
 
 macro_rules! store_error_from {
@@ -66,6 +84,14 @@ impl Store {
         tokio::task::spawn_blocking(move || f(&store))
             .await
             .map_err(|e| StoreError::Join(e.to_string()))?
+    }
+
+    fn read(&self) -> StoreResult<redb::ReadTransaction> {
+        Ok(self.db.begin_read()?)
+    }
+
+    fn write(&self) -> StoreResult<redb::WriteTransaction> {
+        Ok(self.db.begin_write()?)
     }
 
     pub fn schema_version(&self) -> StoreResult<u64> {

@@ -1,8 +1,6 @@
 //! The server answers the app, its assets and its API as a browser needs.
 
-mod common;
-
-use common::{client, spawn_app};
+use crate::harness::{client, spawn_app};
 
 fn header(res: &ureq::http::Response<ureq::Body>, name: &str) -> String {
     res.headers().get(name).map(|v| v.to_str().unwrap().to_owned()).unwrap_or_default()
@@ -117,7 +115,7 @@ fn head_requests_are_answered_like_get_without_a_body() {
 fn the_binary_alone_in_an_empty_folder_serves_the_app() {
     let folder = tempfile::tempdir().unwrap();
     let copy = folder.path().join("debrief");
-    std::fs::copy(common::BIN, &copy).unwrap();
+    std::fs::copy(crate::harness::BIN, &copy).unwrap();
     let data = folder.path().join("data");
     let mut child = std::process::Command::new(&copy)
         .args(["serve", "--http", "--bind", "127.0.0.1:0", "--data-dir"])
@@ -136,4 +134,21 @@ fn the_binary_alone_in_an_empty_folder_serves_the_app() {
     let _ = child.kill();
     let _ = child.wait();
     assert!(html.contains("/assets/"));
+}
+
+#[test]
+fn start_up_prints_where_to_open_the_app_then_a_ready_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = crate::harness::spawn_with(dir.path(), &["--bind", "0.0.0.0:0"]).unwrap();
+    let printed = app.printed();
+    assert!(printed.contains("on this machine:  https://127.0.0.1:"), "{printed}");
+    let lan = debrief::lan::lan_addresses();
+    if lan.iter().any(|ip| ip.is_ipv4()) {
+        assert!(printed.contains("on the LAN:       https://"), "{printed}");
+        assert!(printed.contains("Scan to open https://"), "{printed}");
+        assert!(printed.contains('█') || printed.contains('▀') || printed.contains('▄'), "a QR code: {printed}");
+        assert!(printed.contains("/ca.crt"), "{printed}");
+    }
+    let last_stdout_line = printed.lines().filter(|l| l.starts_with("ready: ")).count();
+    assert_eq!(last_stdout_line, 1);
 }

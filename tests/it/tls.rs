@@ -1,10 +1,8 @@
 //! HTTPS by default, with a certificate phones can be taught to trust.
 
-mod common;
-
 use std::sync::Arc;
 
-use common::spawn_with;
+use crate::harness::spawn_with;
 use x509_parser::prelude::*;
 
 fn agent_trusting(ca_pem: &[u8]) -> ureq::Agent {

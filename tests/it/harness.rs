@@ -1,6 +1,5 @@
 //! Starts the real `debrief` binary on port 0 with a fresh data directory,
 //! and talks to it over HTTP(S) like a browser would.
-#![allow(dead_code)] // each test file uses its own part of the harness
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -15,24 +14,35 @@ pub struct TestApp {
     pub url: String,
     pub data_dir: PathBuf,
     child: Child,
-    pub output: Arc<Mutex<Vec<String>>>,
+    output: Arc<Mutex<Vec<String>>>,
     _temp: Option<tempfile::TempDir>,
 }
 
 /// Plain HTTP on 127.0.0.1, a fresh data directory.
 pub fn spawn_app() -> TestApp {
+    spawn_app_with(&[])
+}
+
+/// [`spawn_app`] with more `serve` flags (shorter lifetimes, SMTP, …).
+pub fn spawn_app_with(args: &[&str]) -> TestApp {
     let temp = tempfile::tempdir().unwrap();
     let data_dir = temp.path().to_owned();
-    let mut app = spawn_with(&data_dir, &["--http"]).expect("the server starts");
+    let mut all = vec!["--http"];
+    all.extend_from_slice(args);
+    let mut app = spawn_with(&data_dir, &all).expect("the server starts");
     app._temp = Some(temp);
     app
 }
 
-/// `debrief serve --bind 127.0.0.1:0 ARGS` on `data_dir`; the error carries
-/// everything the process printed when it exits before its ready line.
+/// `debrief serve ARGS` on `data_dir`, bound to 127.0.0.1:0 unless ARGS
+/// say otherwise; the error carries everything the process printed when it
+/// exits before its ready line.
 pub fn spawn_with(data_dir: &Path, args: &[&str]) -> Result<TestApp, String> {
+    let bind: &[&str] = if args.contains(&"--bind") { &[] } else { &["--bind", "127.0.0.1:0"] };
     let mut child = Command::new(BIN)
-        .args(["serve", "--bind", "127.0.0.1:0", "--data-dir"])
+        .arg("serve")
+        .args(bind)
+        .arg("--data-dir")
         .arg(data_dir)
         .args(args)
         .env_remove("DEBRIEF_DEV_ASSETS")
@@ -47,10 +57,11 @@ pub fn spawn_with(data_dir: &Path, args: &[&str]) -> Result<TestApp, String> {
         let ready_tx = ready_tx.clone();
         std::thread::spawn(move || {
             for line in BufReader::new(stream).lines().map_while(Result::ok) {
-                if let Some(url) = line.strip_prefix("ready: ") {
-                    let _ = ready_tx.send(url.to_owned());
-                }
+                let ready = line.strip_prefix("ready: ").map(str::to_owned);
                 output.lock().unwrap().push(line);
+                if let Some(url) = ready {
+                    let _ = ready_tx.send(url);
+                }
             }
         });
     }

@@ -1,8 +1,6 @@
 //! One server per data directory, the CLI beside it, and a clean stop.
 
-mod common;
-
-use common::{cli, client, spawn_app, spawn_with, text};
+use crate::harness::{cli, client, spawn_app, spawn_with, text};
 
 #[test]
 fn a_second_server_on_the_same_data_dir_refuses_and_names_the_first() {
@@ -22,7 +20,7 @@ fn a_second_server_on_the_same_data_dir_refuses_and_names_the_first() {
 fn the_lock_is_released_when_the_server_is_killed_outright() {
     let app = spawn_app();
     let data_dir = app.data_dir.clone();
-    common::signal(app.pid(), "KILL");
+    crate::harness::signal(app.pid(), "KILL");
     std::thread::sleep(std::time::Duration::from_millis(300));
     let again = spawn_with(&data_dir, &["--http"]).expect("a new server starts after kill -9");
     assert_eq!(client().get(format!("{}/api/health", again.url)).call().unwrap().status(), 200);
@@ -99,7 +97,7 @@ fn a_port_already_taken_is_reported_not_panicked_over() {
 #[test]
 fn every_subcommand_takes_the_data_dir_from_the_environment() {
     let app = spawn_app();
-    let out = std::process::Command::new(common::BIN)
+    let out = std::process::Command::new(crate::harness::BIN)
         .arg("doctor")
         .env("DEBRIEF_DATA_DIR", &app.data_dir)
         .output()

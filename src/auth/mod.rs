@@ -1,0 +1,10 @@
+//! Passwords, tokens and login throttling: the parts of signing in that are
+//! neither HTTP nor storage.
+
+mod passwords;
+mod throttle;
+mod tokens;
+
+pub use passwords::Passwords;
+pub use throttle::Throttle;
+pub use tokens::{Token, TokenHash};

@@ -1,0 +1,75 @@
+use std::sync::{Arc, LazyLock};
+
+use argon2::Argon2;
+use argon2::password_hash::phc::PasswordHash;
+use argon2::password_hash::{PasswordHasher, PasswordVerifier};
+use tokio::sync::Semaphore;
+
+/// A hash of a password nobody has, verified when an email is unknown so
+/// that a login takes the same time whether or not the account exists.
+static DUMMY_HASH: LazyLock<String> =
+    LazyLock::new(|| Argon2::default().hash_password(b"no account has this password").map(|h| h.to_string()).unwrap_or_default());
+
+/// Argon2id hashing on the blocking pool, at most `limit` at once, so a
+/// burst of logins cannot starve the server of threads or memory (each hash
+/// takes 19 MiB).
+#[derive(Clone)]
+pub struct Passwords {
+    permits: Arc<Semaphore>,
+}
+
+impl Passwords {
+    pub fn new(limit: usize) -> Self {
+        // Computed once up front so the first unknown-email login is not faster.
+        LazyLock::force(&DUMMY_HASH);
+        Self { permits: Arc::new(Semaphore::new(limit.max(1))) }
+    }
+
+    pub async fn hash(&self, password: String) -> anyhow::Result<String> {
+        self.blocking(move || {
+            Argon2::default()
+                .hash_password(password.as_bytes())
+                .map(|h| h.to_string())
+                .map_err(|e| anyhow::anyhow!("hashing a password: {e}"))
+        })
+        .await?
+    }
+
+    /// Whether `password` matches `hash`; with no hash (unknown account)
+    /// the same work is done against a dummy and the answer is no.
+    pub async fn verify(&self, password: String, hash: Option<String>) -> anyhow::Result<bool> {
+        self.blocking(move || {
+            let known = hash.is_some();
+            let stored = hash.unwrap_or_else(|| DUMMY_HASH.clone());
+            let parsed = PasswordHash::new(&stored).map_err(|e| anyhow::anyhow!("a stored password hash is malformed: {e}"))?;
+            let matches = Argon2::default().verify_password(password.as_bytes(), &parsed).is_ok();
+            Ok(known && matches)
+        })
+        .await?
+    }
+
+    async fn blocking<T: Send + 'static>(&self, work: impl FnOnce() -> T + Send + 'static) -> anyhow::Result<T> {
+        let _permit = self.permits.acquire().await?;
+        Ok(tokio::task::spawn_blocking(work).await?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_hashed_password_verifies_and_another_does_not() {
+        let passwords = Passwords::new(2);
+        let hash = passwords.hash("correct horse".into()).await.unwrap();
+        assert!(hash.starts_with("$argon2id$"));
+        assert!(passwords.verify("correct horse".into(), Some(hash.clone())).await.unwrap());
+        assert!(!passwords.verify("wrong horse".into(), Some(hash)).await.unwrap());
+    }
+
+    #[tokio::test]
+    async fn an_unknown_account_never_verifies_not_even_with_the_dummy_password() {
+        let passwords = Passwords::new(1);
+        assert!(!passwords.verify("no account has this password".into(), None).await.unwrap());
+    }
+}

@@ -1,0 +1,91 @@
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// Counts failures per key (a client address, an account) in a sliding
+/// window; a key with `max` failures inside the window is refused until the
+/// oldest of them leaves it.
+#[derive(Clone)]
+pub struct Throttle {
+    max: usize,
+    window: Duration,
+    failures: Arc<Mutex<HashMap<String, VecDeque<Instant>>>>,
+}
+
+impl Throttle {
+    pub fn new(max: usize, window: Duration) -> Self {
+        Self { max: max.max(1), window, failures: Arc::default() }
+    }
+
+    /// How long `key` must still wait, if it is refused now.
+    pub fn blocked_for(&self, key: &str) -> Option<Duration> {
+        let now = Instant::now();
+        let mut map = self.failures.lock().unwrap_or_else(|e| e.into_inner());
+        let times = map.get_mut(key)?;
+        prune(times, now, self.window);
+        if times.len() < self.max {
+            return None;
+        }
+        times.front().map(|oldest| self.window.saturating_sub(now - *oldest))
+    }
+
+    pub fn fail(&self, key: &str) {
+        let now = Instant::now();
+        let mut map = self.failures.lock().unwrap_or_else(|e| e.into_inner());
+        let times = map.entry(key.to_owned()).or_default();
+        prune(times, now, self.window);
+        times.push_back(now);
+        // Keep memory bounded under a flood of one key.
+        while times.len() > self.max {
+            times.pop_front();
+        }
+    }
+
+    pub fn clear(&self, key: &str) {
+        self.failures.lock().unwrap_or_else(|e| e.into_inner()).remove(key);
+    }
+
+    /// Drops keys with no failure left in the window.
+    pub fn sweep(&self) {
+        let now = Instant::now();
+        let mut map = self.failures.lock().unwrap_or_else(|e| e.into_inner());
+        map.retain(|_, times| {
+            prune(times, now, self.window);
+            !times.is_empty()
+        });
+    }
+}
+
+fn prune(times: &mut VecDeque<Instant>, now: Instant, window: Duration) {
+    while times.front().is_some_and(|t| now.duration_since(*t) >= window) {
+        times.pop_front();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_key_is_refused_after_max_failures_and_others_are_not() {
+        let throttle = Throttle::new(3, Duration::from_secs(60));
+        for _ in 0..2 {
+            throttle.fail("a");
+        }
+        assert!(throttle.blocked_for("a").is_none());
+        throttle.fail("a");
+        assert!(throttle.blocked_for("a").is_some_and(|d| d <= Duration::from_secs(60)));
+        assert!(throttle.blocked_for("b").is_none());
+    }
+
+    #[test]
+    fn failures_leave_the_window() {
+        let throttle = Throttle::new(1, Duration::from_millis(30));
+        throttle.fail("a");
+        assert!(throttle.blocked_for("a").is_some());
+        std::thread::sleep(Duration::from_millis(40));
+        assert!(throttle.blocked_for("a").is_none());
+        throttle.sweep();
+        assert!(throttle.failures.lock().unwrap().is_empty());
+    }
+}

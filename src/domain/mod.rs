@@ -1,0 +1,12 @@
+//! Types and rules of the product, free of HTTP and of the database.
+//!
+//! Input is parsed here, once, into values that are known to be valid; the
+//! messages are the product's, word for word, and the browser mirrors them
+//! (both sides run `tests/vectors/validation.json`).
+
+pub mod fields;
+pub mod image;
+pub mod text;
+pub mod user;
+
+pub use fields::{FieldError, FieldErrors};

@@ -1,0 +1,305 @@
+//! Accounts: what a user is, and the forms that create and change one.
+
+use serde::{Deserialize, Serialize};
+
+use super::fields::{FieldError, FieldErrors};
+use super::text::{has_control_chars, is_email, is_web_url, normalise_email};
+
+pub type UserId = u64;
+
+/// Longest name, company or position.
+pub const TEXT_MAX: usize = 100;
+pub const PASSWORD_MIN: usize = 8;
+/// Bounds the work a single login can ask of argon2.
+pub const PASSWORD_MAX: usize = 128;
+
+/// A user as stored. Never sent to a browser: see [`User`].
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct UserRecord {
+    pub id: UserId,
+    pub email: String,
+    pub password_hash: String,
+    pub first_name: String,
+    pub last_name: String,
+    pub company: String,
+    pub position: String,
+    pub linkedin_url: Option<String>,
+    /// The blob holding the profile picture.
+    pub avatar: Option<u64>,
+    /// Unix milliseconds.
+    pub created_at: i64,
+}
+
+/// A user as the browser sees it: no password hash, ever.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct User {
+    pub id: UserId,
+    pub email: String,
+    pub first_name: String,
+    pub last_name: String,
+    pub company: String,
+    pub position: String,
+    pub linkedin_url: Option<String>,
+    pub profile_image_url: Option<String>,
+    pub created_at: String,
+}
+
+impl From<&UserRecord> for User {
+    fn from(r: &UserRecord) -> Self {
+        Self {
+            id: r.id,
+            email: r.email.clone(),
+            first_name: r.first_name.clone(),
+            last_name: r.last_name.clone(),
+            company: r.company.clone(),
+            position: r.position.clone(),
+            linkedin_url: r.linkedin_url.clone(),
+            // The version in the URL lets the browser cache a picture for good.
+            profile_image_url: r.avatar.map(|blob| format!("/api/profile/picture?v={blob}")),
+            created_at: iso_time(r.created_at),
+        }
+    }
+}
+
+/// Unix milliseconds as an RFC 3339 UTC timestamp.
+pub fn iso_time(millis: i64) -> String {
+    let at = time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(millis) * 1_000_000)
+        .unwrap_or(time::OffsetDateTime::UNIX_EPOCH);
+    at.format(&time::format_description::well_known::Rfc3339).unwrap_or_default()
+}
+
+fn text(value: &Option<String>) -> String {
+    value.as_deref().unwrap_or_default().trim().to_owned()
+}
+
+fn raw(value: &Option<String>) -> String {
+    value.clone().unwrap_or_default()
+}
+
+fn optional_url(value: String) -> Option<String> {
+    (!value.is_empty()).then_some(value)
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct SignupInput {
+    pub first_name: Option<String>,
+    pub last_name: Option<String>,
+    pub email: Option<String>,
+    pub password: Option<String>,
+    pub confirm_password: Option<String>,
+    pub company: Option<String>,
+    pub position: Option<String>,
+    pub linkedin_url: Option<String>,
+}
+
+/// A valid signup, password still in clear: the caller hashes it.
+#[derive(Debug)]
+pub struct NewUser {
+    pub first_name: String,
+    pub last_name: String,
+    pub email: String,
+    pub password: String,
+    pub company: String,
+    pub position: String,
+    pub linkedin_url: Option<String>,
+}
+
+/// A required single-line text of at most [`TEXT_MAX`] characters.
+fn required(errors: &mut FieldErrors, field: &str, value: &str, label: &str, missing: &str) {
+    errors.check(value.is_empty(), field, missing);
+    errors.check(value.chars().count() > TEXT_MAX, field, &format!("{label} must be less than {TEXT_MAX} characters"));
+    errors.check(has_control_chars(value), field, &format!("{label} contains characters that are not allowed"));
+}
+
+fn new_password(errors: &mut FieldErrors, password: &str, confirm: &str) {
+    let length = password.chars().count();
+    errors.check(length < PASSWORD_MIN, "password", "Password must be at least 8 characters");
+    errors.check(length > PASSWORD_MAX, "password", "Password must be at most 128 characters");
+    errors.check(confirm.is_empty(), "confirmPassword", "Please confirm your password");
+    errors.check(confirm != password, "confirmPassword", "Passwords do not match");
+}
+
+impl SignupInput {
+    pub fn parse(&self) -> Result<NewUser, Vec<FieldError>> {
+        let mut e = FieldErrors::default();
+        let (first_name, last_name, company, position) =
+            (text(&self.first_name), text(&self.last_name), text(&self.company), text(&self.position));
+        let (email, password, confirm, linkedin) =
+            (text(&self.email), raw(&self.password), raw(&self.confirm_password), text(&self.linkedin_url));
+        required(&mut e, "firstName", &first_name, "First name", "First name is required");
+        required(&mut e, "lastName", &last_name, "Last name", "Last name is required");
+        e.check(email.is_empty(), "email", "Email is required");
+        e.check(!is_email(&email), "email", "Invalid email address");
+        new_password(&mut e, &password, &confirm);
+        required(&mut e, "company", &company, "Company name", "Company is required");
+        required(&mut e, "position", &position, "Position", "Position is required");
+        e.check(!linkedin.is_empty() && !is_web_url(&linkedin), "linkedinUrl", "Invalid LinkedIn URL");
+        e.finish(|| NewUser {
+            first_name,
+            last_name,
+            email: normalise_email(&email),
+            password,
+            company,
+            position,
+            linkedin_url: optional_url(linkedin),
+        })
+    }
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct LoginInput {
+    pub email: Option<String>,
+    pub password: Option<String>,
+}
+
+#[derive(Debug)]
+pub struct Credentials {
+    pub email: String,
+    pub password: String,
+}
+
+impl LoginInput {
+    pub fn parse(&self) -> Result<Credentials, Vec<FieldError>> {
+        let mut e = FieldErrors::default();
+        let (email, password) = (text(&self.email), raw(&self.password));
+        e.check(!is_email(&email), "email", "Invalid email address");
+        e.check(password.is_empty(), "password", "Password is required");
+        // Longer than any password we accept: refuse before hashing it.
+        e.check(password.chars().count() > PASSWORD_MAX, "password", "Password must be at most 128 characters");
+        e.finish(|| Credentials { email: normalise_email(&email), password })
+    }
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ProfileInput {
+    pub first_name: Option<String>,
+    pub last_name: Option<String>,
+    pub email: Option<String>,
+    pub company: Option<String>,
+    pub position: Option<String>,
+    pub linkedin_url: Option<String>,
+}
+
+#[derive(Debug, Clone)]
+pub struct ProfileUpdate {
+    pub first_name: String,
+    pub last_name: String,
+    pub email: String,
+    pub company: String,
+    pub position: String,
+    pub linkedin_url: Option<String>,
+}
+
+/// A profile text: at least two characters, at most [`TEXT_MAX`].
+fn at_least_two(errors: &mut FieldErrors, field: &str, value: &str, label: &str) {
+    errors.check(value.chars().count() < 2, field, &format!("{label} must be at least 2 characters"));
+    errors.check(value.chars().count() > TEXT_MAX, field, &format!("{label} must be less than {TEXT_MAX} characters"));
+    errors.check(has_control_chars(value), field, &format!("{label} contains characters that are not allowed"));
+}
+
+impl ProfileInput {
+    pub fn parse(&self) -> Result<ProfileUpdate, Vec<FieldError>> {
+        let mut e = FieldErrors::default();
+        let (first_name, last_name, company, position) =
+            (text(&self.first_name), text(&self.last_name), text(&self.company), text(&self.position));
+        let (email, linkedin) = (text(&self.email), text(&self.linkedin_url));
+        at_least_two(&mut e, "firstName", &first_name, "First name");
+        at_least_two(&mut e, "lastName", &last_name, "Last name");
+        e.check(!is_email(&email), "email", "Please enter a valid email");
+        at_least_two(&mut e, "company", &company, "Company name");
+        at_least_two(&mut e, "position", &position, "Position");
+        e.check(!linkedin.is_empty() && !is_web_url(&linkedin), "linkedinUrl", "Please enter a valid LinkedIn URL");
+        e.finish(|| ProfileUpdate {
+            first_name,
+            last_name,
+            email: normalise_email(&email),
+            company,
+            position,
+            linkedin_url: optional_url(linkedin),
+        })
+    }
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct ResetRequestInput {
+    pub email: Option<String>,
+}
+
+impl ResetRequestInput {
+    /// The normalised email to send a reset link to.
+    pub fn parse(&self) -> Result<String, Vec<FieldError>> {
+        let mut e = FieldErrors::default();
+        let email = text(&self.email);
+        e.check(!is_email(&email), "email", "Please enter a valid email address");
+        e.finish(|| normalise_email(&email))
+    }
+}
+
+/// Setting a new password: from a reset link, or from the profile with the
+/// current one.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct NewPasswordInput {
+    pub token: Option<String>,
+    pub current_password: Option<String>,
+    pub password: Option<String>,
+    pub confirm_password: Option<String>,
+}
+
+impl NewPasswordInput {
+    /// The new password, once it meets the rules.
+    pub fn parse(&self) -> Result<String, Vec<FieldError>> {
+        let mut e = FieldErrors::default();
+        let (password, confirm) = (raw(&self.password), raw(&self.confirm_password));
+        new_password(&mut e, &password, &confirm);
+        e.finish(|| password)
+    }
+}
+
+#[cfg(test)]
+mod vectors {
+    //! The cases the browser runs too, so the two sides cannot drift.
+    use std::collections::BTreeMap;
+
+    use serde_json::{Map, Value};
+
+    use super::*;
+
+    const VECTORS: &str = include_str!("../../tests/vectors/validation.json");
+
+    fn errors_of(form: &str, input: Value) -> BTreeMap<String, String> {
+        let found = match form {
+            "signup" => serde_json::from_value::<SignupInput>(input).unwrap().parse().err(),
+            "login" => serde_json::from_value::<LoginInput>(input).unwrap().parse().err(),
+            "profile" => serde_json::from_value::<ProfileInput>(input).unwrap().parse().err(),
+            "resetRequest" => serde_json::from_value::<ResetRequestInput>(input).unwrap().parse().err(),
+            "newPassword" => serde_json::from_value::<NewPasswordInput>(input).unwrap().parse().err(),
+            other => return BTreeMap::from([("unknown form".to_owned(), other.to_owned())]),
+        };
+        found.unwrap_or_default().into_iter().map(|e| (e.field, e.message)).collect()
+    }
+
+    #[test]
+    fn every_account_form_case_gives_the_expected_messages() {
+        let all: Map<String, Value> = serde_json::from_str(VECTORS).unwrap();
+        let mut checked = 0;
+        for form in ["signup", "login", "profile", "resetRequest", "newPassword"] {
+            let table = &all[form];
+            for case in table["cases"].as_array().unwrap() {
+                let mut input = table["base"].as_object().unwrap().clone();
+                for (k, v) in case["set"].as_object().unwrap() {
+                    input.insert(k.clone(), v.clone());
+                }
+                let expected: BTreeMap<String, String> = serde_json::from_value(case["errors"].clone()).unwrap();
+                assert_eq!(errors_of(form, Value::Object(input)), expected, "{form}: {}", case["case"]);
+                checked += 1;
+            }
+        }
+        assert!(checked > 40, "only {checked} cases");
+    }
+}

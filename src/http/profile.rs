@@ -1,0 +1,89 @@
+//! The signed-in user's own profile, password and picture.
+
+use salvo::http::header::{self, HeaderValue};
+use salvo::prelude::*;
+use serde::Deserialize;
+
+use super::auth::Message;
+use super::body::{SMALL, json};
+use super::error::{AppError, AppResult};
+use super::session::signed_in;
+use super::state::state;
+use crate::domain::image::{self, ImageError};
+use crate::domain::user::{NewPasswordInput, ProfileInput, User};
+
+/// `PUT /api/profile`: a changed email must be free and signs the user's
+/// other browsers out.
+#[handler]
+pub async fn update(req: &mut Request, depot: &mut Depot) -> AppResult<Json<User>> {
+    let state = state(depot)?.clone();
+    let me = signed_in(depot)?.clone();
+    let changes = json::<ProfileInput>(req, SMALL).await?.parse().map_err(AppError::invalid)?;
+    let user = state.store.run(move |s| s.update_profile(me.user.id, changes, &me.token)).await?;
+    Ok(Json(User::from(&user)))
+}
+
+/// `PUT /api/profile/password`: `{currentPassword, password,
+/// confirmPassword}`; signs the user's other browsers out.
+#[handler]
+pub async fn change_password(req: &mut Request, depot: &mut Depot) -> AppResult<Json<Message>> {
+    let state = state(depot)?.clone();
+    let me = signed_in(depot)?.clone();
+    let input = json::<NewPasswordInput>(req, SMALL).await?;
+    let current = input.current_password.clone().unwrap_or_default();
+    let password = input.parse().map_err(AppError::invalid)?;
+    if !state.passwords.verify(current, Some(me.user.password_hash.clone())).await? {
+        return Err(AppError::invalid(vec![crate::domain::FieldError {
+            field: "currentPassword".into(),
+            message: "Current password is incorrect".into(),
+        }]));
+    }
+    let hash = state.passwords.hash(password).await?;
+    state.store.run(move |s| s.set_password(me.user.id, hash, Some(&me.token))).await?;
+    Ok(Json(Message { message: "Password changed" }))
+}
+
+#[derive(Deserialize)]
+struct PictureInput {
+    picture: String,
+}
+
+/// `POST /api/profile/picture`: `{picture: data URL}`, a JPEG, PNG or WebP
+/// checked by its content.
+#[handler]
+pub async fn upload_picture(req: &mut Request, depot: &mut Depot) -> AppResult<Json<User>> {
+    let state = state(depot)?.clone();
+    let me = signed_in(depot)?.clone();
+    let input: PictureInput = json(req, image::DATA_URL_MAX + 1024).await?;
+    let (mime, bytes) = image::from_data_url(&input.picture).map_err(|e| match e {
+        ImageError::TooLarge => AppError::too_large("Photo is too large. Please try a smaller image or take a new photo."),
+        ImageError::Malformed => AppError::bad_request("The picture is not a data URL"),
+        ImageError::Unsupported => AppError::unsupported("The picture must be a JPEG, PNG or WebP image"),
+    })?;
+    let user = state.store.run(move |s| s.set_avatar(me.user.id, Some((mime, &bytes)))).await?;
+    Ok(Json(User::from(&user)))
+}
+
+/// `DELETE /api/profile/picture`.
+#[handler]
+pub async fn delete_picture(depot: &mut Depot) -> AppResult<Json<User>> {
+    let state = state(depot)?.clone();
+    let me = signed_in(depot)?.clone();
+    let user = state.store.run(move |s| s.set_avatar(me.user.id, None)).await?;
+    Ok(Json(User::from(&user)))
+}
+
+/// `GET /api/profile/picture?v=…`: the URL changes with the picture, so it
+/// may be cached for good (privately: it is personal).
+#[handler]
+pub async fn picture(depot: &mut Depot, res: &mut Response) -> AppResult<()> {
+    let state = state(depot)?.clone();
+    let me = signed_in(depot)?;
+    let blob_id = me.user.avatar.ok_or_else(|| AppError::not_found("No profile picture"))?;
+    let blob = state.store.run(move |s| s.blob(blob_id)).await?.ok_or_else(|| AppError::not_found("No profile picture"))?;
+    let headers = res.headers_mut();
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_str(&blob.content_type).map_err(AppError::internal)?);
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("private, max-age=31536000, immutable"));
+    res.write_body(blob.bytes).map_err(AppError::internal)?;
+    Ok(())
+}

@@ -1,0 +1,35 @@
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use salvo::Depot;
+
+use super::error::AppError;
+use crate::auth::{Passwords, Throttle};
+use crate::mail::Mailer;
+use crate::settings::Settings;
+use crate::store::Store;
+
+/// What every handler may need, injected into the depot once per request.
+#[derive(Clone)]
+pub struct AppState {
+    pub store: Store,
+    pub passwords: Passwords,
+    pub mailer: Mailer,
+    pub settings: Arc<Settings>,
+    /// Failed sign-ins per client address and per account.
+    pub login_throttle: Throttle,
+    /// Where emailed links point (`--public-url`, or the LAN URL).
+    pub public_url: String,
+    /// Origins allowed to change anything: the public URL and every URL
+    /// printed at start-up.
+    pub allowed_origins: Arc<Vec<String>>,
+    /// Cookies carry `Secure` when the app is reached over HTTPS.
+    pub secure_cookies: bool,
+    /// The local authority's certificate, when the server uses one.
+    pub ca_cert: Option<PathBuf>,
+}
+
+/// The state, which the router's first hoop always injects.
+pub fn state(depot: &Depot) -> Result<&AppState, AppError> {
+    depot.get_typed::<AppState>().map_err(|_| AppError::internal("the app state is missing from the depot"))
+}

@@ -1,0 +1,105 @@
+use std::path::PathBuf;
+
+use lettre::message::{Mailbox, MultiPart, SinglePart, header::ContentType};
+use lettre::{AsyncFileTransport, AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
+
+use super::{MailError, Outgoing, Recipient};
+use crate::store::{OutboxEntry, Store};
+
+enum Transport {
+    Smtp(AsyncSmtpTransport<Tokio1Executor>),
+    Outbox(AsyncFileTransport<Tokio1Executor>, PathBuf),
+}
+
+/// What became of an email.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Delivery {
+    Sent,
+    /// No SMTP server is configured: the message is this file.
+    Outbox(PathBuf),
+}
+
+#[derive(Clone)]
+pub struct Mailer {
+    transport: std::sync::Arc<Transport>,
+    from_address: String,
+    store: Store,
+}
+
+impl Mailer {
+    pub fn new(smtp_url: Option<&str>, from_address: String, outbox: PathBuf, store: Store) -> anyhow::Result<Self> {
+        if !crate::domain::text::is_email(&from_address) {
+            anyhow::bail!("--mail-from '{from_address}' is not an email address");
+        }
+        let transport = match smtp_url {
+            Some(url) => Transport::Smtp(
+                AsyncSmtpTransport::<Tokio1Executor>::from_url(url)
+                    .map_err(|e| anyhow::anyhow!("--smtp-url is not usable: {e}"))?
+                    .build(),
+            ),
+            None => {
+                std::fs::create_dir_all(&outbox)?;
+                Transport::Outbox(AsyncFileTransport::new(&outbox), outbox)
+            }
+        };
+        Ok(Self { transport: std::sync::Arc::new(transport), from_address, store })
+    }
+
+    pub fn describe(&self) -> String {
+        match &*self.transport {
+            Transport::Smtp(_) => "SMTP".to_owned(),
+            Transport::Outbox(_, dir) => format!("no SMTP server: emails are written to {}", dir.display()),
+        }
+    }
+
+    /// Sends (or files) the message and records the attempt.
+    pub async fn send(&self, mail: Outgoing) -> Result<Delivery, MailError> {
+        mail.check()?;
+        let message = self.build(&mail)?;
+        let outcome = match &*self.transport {
+            Transport::Smtp(smtp) => smtp.send(message).await.map(|_| Delivery::Sent).map_err(|e| MailError::Failed(e.to_string())),
+            Transport::Outbox(files, dir) => files
+                .send(message)
+                .await
+                .map(|id| Delivery::Outbox(dir.join(format!("{id}.eml"))))
+                .map_err(|e| MailError::Failed(e.to_string())),
+        };
+        let result = match &outcome {
+            Ok(Delivery::Sent) => "sent".to_owned(),
+            Ok(Delivery::Outbox(path)) => format!("outbox: {}", path.display()),
+            Err(e) => format!("failed: {e}"),
+        };
+        let entry = OutboxEntry { to: mail.to.email.clone(), subject: mail.subject.clone(), at: crate::clock::now_ms(), result };
+        if let Err(e) = self.store.run(move |s| s.record_mail(&entry)).await {
+            tracing::error!("recording an email in the outbox table: {e}");
+        }
+        if let Ok(Delivery::Outbox(path)) = &outcome {
+            tracing::info!(file = %path.display(), "email written to the outbox (no SMTP server configured)");
+        }
+        outcome
+    }
+
+    fn build(&self, mail: &Outgoing) -> Result<Message, MailError> {
+        let from = mailbox(&Recipient { name: Some(mail.from_name.clone()), email: self.from_address.clone() }, "the sender")?;
+        let mut builder = Message::builder().from(from).to(mailbox(&mail.to, "the recipient")?).subject(mail.subject.clone());
+        if let Some(reply_to) = &mail.reply_to {
+            builder = builder.reply_to(mailbox(reply_to, "the reply-to address")?);
+        }
+        let text = SinglePart::builder().header(ContentType::TEXT_PLAIN).body(mail.text.clone());
+        let built = match &mail.html {
+            Some(html) => builder.multipart(
+                MultiPart::alternative()
+                    .singlepart(text)
+                    .singlepart(SinglePart::builder().header(ContentType::TEXT_HTML).body(html.clone())),
+            ),
+            None => builder.singlepart(text),
+        };
+        built.map_err(|e| MailError::Failed(e.to_string()))
+    }
+}
+
+fn mailbox(recipient: &Recipient, what: &'static str) -> Result<Mailbox, MailError> {
+    recipient.check(what)?;
+    let address = recipient.email.parse().map_err(|_| MailError::InvalidHeader(what))?;
+    Ok(Mailbox::new(recipient.name.clone().filter(|n| !n.is_empty()), address))
+}

@@ -1,0 +1,119 @@
+use redb::{ReadableMultimapTable, ReadableTable, WriteTransaction};
+use serde::{Deserialize, Serialize};
+
+use super::codec::{decode, encode};
+use super::tables::{SESSIONS, SESSIONS_BY_USER};
+use super::{Store, StoreResult};
+use crate::auth::TokenHash;
+use crate::domain::user::{UserId, UserRecord};
+
+/// A signed-in browser. Stored under the hash of its cookie's token.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SessionRecord {
+    pub user_id: UserId,
+    /// Unix milliseconds after which the session is void.
+    pub expire: i64,
+    pub created_at: i64,
+}
+
+impl Store {
+    pub fn create_session(&self, token: &TokenHash, session: &SessionRecord) -> StoreResult<()> {
+        let tx = self.write()?;
+        tx.open_table(SESSIONS)?.insert(token.as_slice(), encode(session)?.as_slice())?;
+        tx.open_multimap_table(SESSIONS_BY_USER)?.insert(session.user_id, token.as_slice())?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// The session and its user, unless it expired (at `now`) or the user is gone.
+    pub fn session(&self, token: &TokenHash, now: i64) -> StoreResult<Option<(SessionRecord, UserRecord)>> {
+        let Some(session) = self.read_session(token)? else { return Ok(None) };
+        if session.expire <= now {
+            return Ok(None);
+        }
+        Ok(self.user(session.user_id)?.map(|user| (session, user)))
+    }
+
+    fn read_session(&self, token: &TokenHash) -> StoreResult<Option<SessionRecord>> {
+        let tx = self.read()?;
+        let table = tx.open_table(SESSIONS)?;
+        table.get(token.as_slice())?.map(|v| decode(v.value())).transpose()
+    }
+
+    /// Moves a sliding session's expiry forward.
+    pub fn extend_session(&self, token: &TokenHash, expire: i64) -> StoreResult<()> {
+        let tx = self.write()?;
+        {
+            let mut table = tx.open_table(SESSIONS)?;
+            let found: Option<SessionRecord> = table.get(token.as_slice())?.map(|v| decode(v.value())).transpose()?;
+            if let Some(mut session) = found {
+                session.expire = expire;
+                table.insert(token.as_slice(), encode(&session)?.as_slice())?;
+            }
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    pub fn delete_session(&self, token: &TokenHash) -> StoreResult<()> {
+        let tx = self.write()?;
+        delete_session_in(&tx, token)?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Removes expired sessions; returns how many.
+    pub fn sweep_sessions(&self, now: i64) -> StoreResult<usize> {
+        let expired: Vec<Vec<u8>> = {
+            let tx = self.read()?;
+            let table = tx.open_table(SESSIONS)?;
+            let mut keys = Vec::new();
+            for entry in table.iter()? {
+                let (key, value) = entry?;
+                let session: SessionRecord = decode(value.value())?;
+                if session.expire <= now {
+                    keys.push(key.value().to_vec());
+                }
+            }
+            keys
+        };
+        if expired.is_empty() {
+            return Ok(0);
+        }
+        let tx = self.write()?;
+        for key in &expired {
+            if let Ok(token) = TokenHash::try_from(key.as_slice()) {
+                delete_session_in(&tx, &token)?;
+            }
+        }
+        tx.commit()?;
+        Ok(expired.len())
+    }
+}
+
+fn delete_session_in(tx: &WriteTransaction, token: &TokenHash) -> StoreResult<()> {
+    let removed: Option<SessionRecord> = tx.open_table(SESSIONS)?.remove(token.as_slice())?.map(|v| decode(v.value())).transpose()?;
+    if let Some(session) = removed {
+        tx.open_multimap_table(SESSIONS_BY_USER)?.remove(session.user_id, token.as_slice())?;
+    }
+    Ok(())
+}
+
+/// Signs a user out of every browser but `keep`.
+pub(super) fn revoke_user_sessions(tx: &WriteTransaction, user: UserId, keep: Option<&TokenHash>) -> StoreResult<()> {
+    let tokens: Vec<Vec<u8>> = {
+        let index = tx.open_multimap_table(SESSIONS_BY_USER)?;
+        let mut tokens = Vec::new();
+        for token in index.get(user)? {
+            tokens.push(token?.value().to_vec());
+        }
+        tokens
+    };
+    let mut sessions = tx.open_table(SESSIONS)?;
+    let mut index = tx.open_multimap_table(SESSIONS_BY_USER)?;
+    for token in tokens.iter().filter(|t| keep.is_none_or(|k| k.as_slice() != t.as_slice())) {
+        sessions.remove(token.as_slice())?;
+        index.remove(user, token.as_slice())?;
+    }
+    Ok(())
+}

@@ -1,0 +1,22 @@
+//! Every table of the database, in one place.
+
+use redb::{MultimapTableDefinition, TableDefinition};
+
+pub(super) use super::meta::META;
+
+/// id → user record.
+pub(super) const USERS: TableDefinition<u64, &[u8]> = TableDefinition::new("users");
+/// normalised email → user id.
+pub(super) const USERS_BY_EMAIL: TableDefinition<&str, u64> = TableDefinition::new("users_by_email");
+/// hash of the session token → session record.
+pub(super) const SESSIONS: TableDefinition<&[u8], &[u8]> = TableDefinition::new("sessions");
+/// user id → hashes of that user's session tokens.
+pub(super) const SESSIONS_BY_USER: MultimapTableDefinition<u64, &[u8]> = MultimapTableDefinition::new("sessions_by_user");
+/// hash of a password-reset token → reset record.
+pub(super) const RESET_TOKENS: TableDefinition<&[u8], &[u8]> = TableDefinition::new("reset_tokens");
+/// id → a log line of every email sent or written to the outbox.
+pub(super) const OUTBOX: TableDefinition<u64, &[u8]> = TableDefinition::new("outbox");
+/// blob id → what the blob is (type, size, checksum, chunk count).
+pub(super) const BLOB_META: TableDefinition<u64, &[u8]> = TableDefinition::new("blob_meta");
+/// (blob id, chunk index) → up to one chunk of bytes.
+pub(super) const BLOB_CHUNKS: TableDefinition<(u64, u32), &[u8]> = TableDefinition::new("blob_chunks");

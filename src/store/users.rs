@@ -1,0 +1,98 @@
+use redb::{ReadableTable, WriteTransaction};
+
+use super::codec::{decode, encode};
+use super::tables::{USERS, USERS_BY_EMAIL};
+use super::{Store, StoreError, StoreResult, meta, sessions};
+use crate::auth::TokenHash;
+use crate::domain::user::{NewUser, ProfileUpdate, UserId, UserRecord};
+
+impl Store {
+    /// Adds an account; `EmailTaken` when the email has one already.
+    pub fn create_user(&self, new: NewUser, password_hash: String, now: i64) -> StoreResult<UserRecord> {
+        let tx = self.write()?;
+        if tx.open_table(USERS_BY_EMAIL)?.get(new.email.as_str())?.is_some() {
+            return Err(StoreError::EmailTaken);
+        }
+        let record = UserRecord {
+            id: meta::next_id(&tx, "users")?,
+            email: new.email,
+            password_hash,
+            first_name: new.first_name,
+            last_name: new.last_name,
+            company: new.company,
+            position: new.position,
+            linkedin_url: new.linkedin_url,
+            avatar: None,
+            created_at: now,
+        };
+        put_user(&tx, &record)?;
+        tx.open_table(USERS_BY_EMAIL)?.insert(record.email.as_str(), record.id)?;
+        tx.commit()?;
+        Ok(record)
+    }
+
+    pub fn user(&self, id: UserId) -> StoreResult<Option<UserRecord>> {
+        let tx = self.read()?;
+        let table = tx.open_table(USERS)?;
+        table.get(id)?.map(|v| decode(v.value())).transpose()
+    }
+
+    pub fn user_by_email(&self, email: &str) -> StoreResult<Option<UserRecord>> {
+        let tx = self.read()?;
+        let Some(id) = tx.open_table(USERS_BY_EMAIL)?.get(email)?.map(|v| v.value()) else { return Ok(None) };
+        tx.open_table(USERS)?.get(id)?.map(|v| decode(v.value())).transpose()
+    }
+
+    /// Changes the profile. A changed email must be free, and signs the
+    /// user out everywhere but `current_session`.
+    pub fn update_profile(&self, id: UserId, update: ProfileUpdate, current_session: &TokenHash) -> StoreResult<UserRecord> {
+        let tx = self.write()?;
+        let mut user = get_user(&tx, id)?;
+        if update.email != user.email {
+            let mut by_email = tx.open_table(USERS_BY_EMAIL)?;
+            if by_email.get(update.email.as_str())?.is_some() {
+                return Err(StoreError::EmailTaken);
+            }
+            by_email.remove(user.email.as_str())?;
+            by_email.insert(update.email.as_str(), id)?;
+            drop(by_email);
+            sessions::revoke_user_sessions(&tx, id, Some(current_session))?;
+        }
+        user.first_name = update.first_name;
+        user.last_name = update.last_name;
+        user.email = update.email;
+        user.company = update.company;
+        user.position = update.position;
+        user.linkedin_url = update.linkedin_url;
+        put_user(&tx, &user)?;
+        tx.commit()?;
+        Ok(user)
+    }
+
+    /// Sets a new password hash and signs the user out everywhere but
+    /// `keep` (the session that made the change, if any).
+    pub fn set_password(&self, id: UserId, password_hash: String, keep: Option<&TokenHash>) -> StoreResult<()> {
+        let tx = self.write()?;
+        set_password_in(&tx, id, password_hash, keep)?;
+        tx.commit()?;
+        Ok(())
+    }
+}
+
+pub(super) fn set_password_in(tx: &WriteTransaction, id: UserId, password_hash: String, keep: Option<&TokenHash>) -> StoreResult<()> {
+    let mut user = get_user(tx, id)?;
+    user.password_hash = password_hash;
+    put_user(tx, &user)?;
+    sessions::revoke_user_sessions(tx, id, keep)
+}
+
+pub(super) fn get_user(tx: &WriteTransaction, id: UserId) -> StoreResult<UserRecord> {
+    let table = tx.open_table(USERS)?;
+    let found = table.get(id)?.map(|v| decode(v.value())).transpose()?;
+    found.ok_or(StoreError::NotFound)
+}
+
+pub(super) fn put_user(tx: &WriteTransaction, user: &UserRecord) -> StoreResult<()> {
+    tx.open_table(USERS)?.insert(user.id, encode(user)?.as_slice())?;
+    Ok(())
+}

@@ -1,0 +1,85 @@
+//! A minimal browser: JSON calls with the app's origin and one session
+//! cookie, so tests read like what the app does.
+
+use serde_json::Value;
+
+use crate::harness::client;
+
+pub struct Browser {
+    pub base: String,
+    pub cookie: Option<String>,
+    pub origin: Option<String>,
+}
+
+pub struct Reply {
+    pub status: u16,
+    pub body: Value,
+    pub text: String,
+    pub set_cookie: Vec<String>,
+}
+
+impl Browser {
+    pub fn new(base: &str) -> Self {
+        Self { base: base.to_owned(), cookie: None, origin: Some(base.to_owned()) }
+    }
+
+    pub fn get(&mut self, path: &str) -> Reply {
+        self.call("GET", path, None)
+    }
+
+    pub fn post(&mut self, path: &str, body: Value) -> Reply {
+        self.call("POST", path, Some(body))
+    }
+
+    pub fn put(&mut self, path: &str, body: Value) -> Reply {
+        self.call("PUT", path, Some(body))
+    }
+
+    pub fn delete(&mut self, path: &str) -> Reply {
+        self.call("DELETE", path, None)
+    }
+
+    pub fn call(&mut self, method: &str, path: &str, body: Option<Value>) -> Reply {
+        let url = format!("{}{path}", self.base);
+        let mut req = ureq::http::Request::builder().method(method).uri(&url);
+        if let Some(cookie) = &self.cookie {
+            req = req.header("Cookie", format!("debrief_session={cookie}"));
+        }
+        if let Some(origin) = &self.origin {
+            req = req.header("Origin", origin);
+        }
+        let payload = body.map(|b| b.to_string()).unwrap_or_default();
+        if !payload.is_empty() {
+            req = req.header("Content-Type", "application/json");
+        }
+        let mut res = client().run(req.body(payload).unwrap()).unwrap();
+        let set_cookie: Vec<String> =
+            res.headers().get_all("set-cookie").iter().map(|v| v.to_str().unwrap().to_owned()).collect();
+        for header in &set_cookie {
+            if let Some(value) = header.strip_prefix("debrief_session=").and_then(|v| v.split(';').next()) {
+                self.cookie = (!value.is_empty()).then(|| value.to_owned());
+            }
+        }
+        let text = res.body_mut().read_to_string().unwrap_or_default();
+        let body = serde_json::from_str(&text).unwrap_or(Value::Null);
+        Reply { status: res.status().as_u16(), body, text, set_cookie }
+    }
+}
+
+/// A complete signup form; `email` distinguishes accounts.
+pub fn signup_form(email: &str, password: &str) -> Value {
+    serde_json::json!({
+        "firstName": "Ana", "lastName": "Lopez", "email": email,
+        "password": password, "confirmPassword": password,
+        "company": "Acme", "position": "Partner", "linkedinUrl": ""
+    })
+}
+
+/// Signs up and signs in; returns the signed-in browser.
+pub fn signed_in_user(base: &str, email: &str, password: &str) -> Browser {
+    let mut browser = Browser::new(base);
+    assert_eq!(browser.post("/api/auth/signup", signup_form(email, password)).status, 201);
+    let login = browser.post("/api/auth/login", serde_json::json!({"email": email, "password": password}));
+    assert_eq!(login.status, 200, "{}", login.text);
+    browser
+}

@@ -1,0 +1,12 @@
+//! Integration tests: the real binary, on port 0, with a fresh data
+//! directory each. One test binary, so the suite links once.
+
+mod browser;
+mod harness;
+mod smtp;
+
+mod accounts;
+mod instance;
+mod reset;
+mod serving;
+mod tls;

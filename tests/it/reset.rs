@@ -1,0 +1,106 @@
+//! Forgotten passwords: the emailed link, used once, before it expires.
+
+use std::path::Path;
+
+use serde_json::json;
+
+use crate::browser::{Browser, signed_in_user};
+use crate::harness::{spawn_app, spawn_app_with};
+use crate::smtp::SmtpServer;
+
+const PASSWORD: &str = "correct horse";
+
+/// The reset link in an email, with quoted-printable soft breaks undone.
+fn link_in(message: &str) -> String {
+    let unfolded = message.replace("=\r\n", "").replace("=\n", "").replace("=3D", "=");
+    let start = unfolded.find("/reset-password?token=").expect("a reset link in the email");
+    let token: String = unfolded[start + "/reset-password?token=".len()..]
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+        .collect();
+    token
+}
+
+fn outbox_messages(data_dir: &Path) -> Vec<String> {
+    let Ok(dir) = std::fs::read_dir(data_dir.join("outbox")) else { return Vec::new() };
+    dir.filter_map(Result::ok)
+        .filter(|e| e.path().extension().is_some_and(|x| x == "eml"))
+        .map(|e| std::fs::read_to_string(e.path()).unwrap())
+        .collect()
+}
+
+fn wait_for<T>(mut probe: impl FnMut() -> Option<T>) -> T {
+    for _ in 0..100 {
+        if let Some(found) = probe() {
+            return found;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    panic!("gave up waiting");
+}
+
+fn new_password(token: &str, password: &str) -> serde_json::Value {
+    json!({"token": token, "password": password, "confirmPassword": password})
+}
+
+#[test]
+fn a_reset_sent_through_smtp_sets_a_new_password_from_the_emailed_link() {
+    let smtp = SmtpServer::start();
+    let app = spawn_app_with(&["--smtp-url", &smtp.url(), "--mail-from", "debrief@example.com"]);
+    let mut phone = signed_in_user(&app.url, "reset@example.com", PASSWORD);
+
+    let mut anyone = Browser::new(&app.url);
+    assert_eq!(anyone.post("/api/auth/reset-password", json!({"email": "Reset@Example.com"})).status, 200);
+    let message = wait_for(|| smtp.messages().into_iter().next());
+    assert!(message.contains("To: \"Ana Lopez\" <reset@example.com>") || message.contains("To: Ana Lopez <reset@example.com>"), "{message}");
+    assert!(message.contains("X-RcptTo: reset@example.com"), "{message}");
+    assert!(message.contains(&format!("{}/reset-password?token=", app.url)), "the link uses the public URL: {message}");
+    let token = link_in(&message);
+
+    let done = anyone.post("/api/auth/reset-password/confirm", new_password(&token, "a brand new password"));
+    assert_eq!(done.status, 200, "{}", done.text);
+    assert_eq!(phone.get("/api/auth/me").status, 401, "every session ends with a reset");
+    let signed_in = anyone.post("/api/auth/login", json!({"email": "reset@example.com", "password": "a brand new password"}));
+    assert_eq!(signed_in.status, 200);
+}
+
+#[test]
+fn a_reset_link_works_once() {
+    let app = spawn_app();
+    signed_in_user(&app.url, "once@example.com", PASSWORD);
+    let mut anyone = Browser::new(&app.url);
+    anyone.post("/api/auth/reset-password", json!({"email": "once@example.com"}));
+    let token = link_in(&wait_for(|| outbox_messages(&app.data_dir).into_iter().next()));
+    assert_eq!(anyone.post("/api/auth/reset-password/confirm", new_password(&token, "first new password")).status, 200);
+    let second = anyone.post("/api/auth/reset-password/confirm", new_password(&token, "second new password"));
+    assert_eq!(second.status, 400);
+    assert!(second.text.contains("invalid or has expired"));
+}
+
+#[test]
+fn an_expired_reset_link_fails() {
+    let app = spawn_app_with(&["--reset-ttl", "1s"]);
+    signed_in_user(&app.url, "late@example.com", PASSWORD);
+    let mut anyone = Browser::new(&app.url);
+    anyone.post("/api/auth/reset-password", json!({"email": "late@example.com"}));
+    let token = link_in(&wait_for(|| outbox_messages(&app.data_dir).into_iter().next()));
+    std::thread::sleep(std::time::Duration::from_millis(1200));
+    let late = anyone.post("/api/auth/reset-password/confirm", new_password(&token, "too late password"));
+    assert_eq!(late.status, 400);
+    assert_eq!(anyone.post("/api/auth/login", json!({"email": "late@example.com", "password": PASSWORD})).status, 200);
+}
+
+#[test]
+fn a_reset_request_for_an_unknown_email_sends_nothing_and_answers_the_same() {
+    let app = spawn_app();
+    signed_in_user(&app.url, "exists@example.com", PASSWORD);
+    let mut anyone = Browser::new(&app.url);
+    let known = anyone.post("/api/auth/reset-password", json!({"email": "exists@example.com"}));
+    let unknown = anyone.post("/api/auth/reset-password", json!({"email": "ghost@example.com"}));
+    assert_eq!((known.status, &known.text), (unknown.status, &unknown.text));
+    wait_for(|| (!outbox_messages(&app.data_dir).is_empty()).then_some(()));
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let all = outbox_messages(&app.data_dir);
+    assert_eq!(all.len(), 1, "only the known account gets an email");
+    assert!(all[0].contains("exists@example.com"));
+}
