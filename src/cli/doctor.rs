@@ -59,6 +59,7 @@ pub fn run(data_dir: &DataDir) -> anyhow::Result<i32> {
             report.line("tls", State::Ok, status.tls);
         }
         Ok(Response::Error { message }) => report.line("server", State::Error, message),
+        Ok(other) => report.line("server", State::Error, format!("unexpected answer: {other:?}")),
         Err(_) => match data_dir.running_instance() {
             Some(holder) => report.line(
                 "server",

@@ -4,7 +4,9 @@
 //! and the server always agree on which database they mean.
 
 mod doctor;
+mod remote;
 mod serve;
+mod user;
 
 use std::path::PathBuf;
 
@@ -33,6 +35,9 @@ enum Command {
     Serve(serve::ServeArgs),
     /// Report what works and what is missing, with the fix for each.
     Doctor,
+    /// Manage user accounts.
+    #[command(subcommand)]
+    User(user::UserCommand),
 }
 
 /// Parses the command line, runs the command and returns the exit code.
@@ -63,6 +68,7 @@ pub fn run() -> i32 {
     let outcome = DataDir::resolve(cli.data_dir).and_then(|data_dir| match cli.command {
         Command::Serve(args) => serve::run(data_dir, args),
         Command::Doctor => doctor::run(&data_dir),
+        Command::User(command) => user::run(&data_dir, command),
     });
     match outcome {
         Ok(code) => code,

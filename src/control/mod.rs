@@ -18,12 +18,16 @@ pub use listener::{ControlHandler, serve};
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum Request {
     Status,
+    /// A one-time password-reset link for an account (normalised email).
+    ResetLink { email: String },
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(tag = "result", rename_all = "snake_case")]
 pub enum Response {
     Status(ServerStatus),
+    /// `None`: no account has that email.
+    ResetLink { link: Option<String> },
     Error { message: String },
 }
 

@@ -27,14 +27,11 @@ pub async fn request(req: &mut Request, depot: &mut Depot) -> AppResult<Json<Mes
 }
 
 async fn send_reset_link(state: &AppState, email: String) -> anyhow::Result<()> {
-    let lookup = email.clone();
-    let Some(user) = state.store.run(move |s| s.user_by_email(&lookup)).await? else { return Ok(()) };
-    let token = Token::generate();
-    let hash = token.hash();
-    let expire = now_ms() + state.settings.reset_ttl.as_millis() as i64;
-    state.store.run(move |s| s.create_reset_token(&hash, user.id, expire)).await?;
-    let link = format!("{}/reset-password?token={}", state.public_url, token.as_str());
-    let minutes = state.settings.reset_ttl.as_secs().div_ceil(60);
+    let (base, ttl) = (state.public_url.clone(), state.settings.reset_ttl);
+    let Some((user, link)) = state.store.run(move |s| crate::ops::reset_link(s, &email, &base, ttl)).await? else {
+        return Ok(());
+    };
+    let minutes = ttl.as_secs().div_ceil(60);
     let text = format!(
         "Hello {},\n\nSomeone asked to reset the password of your Debrief account ({}).\n\n\
          To choose a new password, open this link within {minutes} minutes:\n\n{link}\n\n\

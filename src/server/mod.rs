@@ -85,6 +85,7 @@ pub async fn run(options: ServeOptions) -> anyhow::Result<()> {
         ca_cert: matches!(options.tls, TlsMode::LocalCa).then(|| LocalCa::new(data_dir.tls_dir()).ca_cert_path()),
         settings: Arc::new(settings),
     };
+    let control = control::ControlSource::new(store.clone(), &urls, tls_label.clone(), state.public_url.clone(), state.settings.reset_ttl);
     let housekeeping = housekeeping::start(state.clone());
     let service = crate::http::service(state, options.assets);
     let server = match acceptor {
@@ -93,8 +94,7 @@ pub async fn run(options: ServeOptions) -> anyhow::Result<()> {
     };
 
     lock.publish(&urls.local)?;
-    let status = control::StatusSource::new(store, &urls, tls_label.clone());
-    let control_task = crate::control::serve(&data_dir.control_socket(), status)?;
+    let control_task = crate::control::serve(&data_dir.control_socket(), control)?;
 
     banner::print(&urls, &tls_label, &mailer.describe(), &data_dir);
     let outcome = server.await;

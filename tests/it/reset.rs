@@ -104,3 +104,31 @@ fn a_reset_request_for_an_unknown_email_sends_nothing_and_answers_the_same() {
     assert_eq!(all.len(), 1, "only the known account gets an email");
     assert!(all[0].contains("exists@example.com"));
 }
+
+#[test]
+fn the_cli_prints_a_working_reset_link_while_the_server_runs_and_when_it_does_not() {
+    let mut app = spawn_app();
+    signed_in_user(&app.url, "cli@example.com", PASSWORD);
+
+    let out = crate::harness::cli(&app.data_dir, &["user", "reset-password", "CLI@example.com"]);
+    assert!(out.status.success(), "{}", crate::harness::text(&out.stderr));
+    let link = crate::harness::text(&out.stdout).trim().to_owned();
+    assert!(link.starts_with(&format!("{}/reset-password?token=", app.url)), "{link}");
+    let mut anyone = Browser::new(&app.url);
+    assert_eq!(anyone.post("/api/auth/reset-password/confirm", new_password(&link_in(&link), "set from the cli")).status, 200);
+
+    let unknown = crate::harness::cli(&app.data_dir, &["user", "reset-password", "ghost@example.com"]);
+    assert!(!unknown.status.success());
+    assert!(crate::harness::text(&unknown.stderr).contains("no account"));
+
+    assert!(app.terminate().success());
+    let out = crate::harness::cli(&app.data_dir, &["user", "reset-password", "cli@example.com", "--public-url", "https://debrief.example.com"]);
+    assert!(out.status.success(), "{}", crate::harness::text(&out.stderr));
+    let offline = crate::harness::text(&out.stdout).trim().to_owned();
+    assert!(offline.starts_with("https://debrief.example.com/reset-password?token="), "{offline}");
+
+    let again = crate::harness::spawn_with(&app.data_dir, &["--http"]).unwrap();
+    let mut anyone = Browser::new(&again.url);
+    assert_eq!(anyone.post("/api/auth/reset-password/confirm", new_password(&link_in(&offline), "set offline")).status, 200);
+    assert_eq!(anyone.post("/api/auth/login", json!({"email": "cli@example.com", "password": "set offline"})).status, 200);
+}
