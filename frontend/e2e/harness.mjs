@@ -1,0 +1,338 @@
+// Browser-test harness: the real `debrief` binary on a random port with a fresh data
+// directory, Debian's Chromium through playwright-core at phone size, axe-core checks,
+// and a screenshot of the page whenever a test fails.
+
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { after, before } from "node:test";
+import { chromium } from "playwright-core";
+
+const require = createRequire(import.meta.url);
+
+export const CHROMIUM_PATH = "/usr/bin/chromium";
+export const PHONE = { width: 390, height: 844 };
+export const ARTIFACTS_DIR =
+  process.env.DEBRIEF_E2E_ARTIFACTS || join(tmpdir(), "debrief-e2e-artifacts");
+const READY_TIMEOUT_MS = 20_000;
+const STOP_TIMEOUT_MS = 10_000;
+const OUTPUT_LIMIT = 256 * 1024;
+
+const running = new Set();
+process.on("exit", () => {
+  for (const proc of running) proc.kill("SIGKILL");
+});
+
+/**
+ * Start `$DEBRIEF_BIN serve --http --bind 127.0.0.1:0 --data-dir <fresh dir> ...args`.
+ * DEBRIEF_DEV_ASSETS (and the rest of this process's environment) passes through;
+ * `env` adds to it. Resolves once the server prints `ready: URL`.
+ *
+ * @param {{ env?: Record<string, string>, args?: string[], dataDir?: string }} [options]
+ * @returns {Promise<{ url: string, dataDir: string, proc: import("node:child_process").ChildProcess,
+ *   output: () => string, stop: () => Promise<void> }>}
+ */
+export async function startServer({ env = {}, args = [], dataDir } = {}) {
+  const bin = process.env.DEBRIEF_BIN;
+  if (!bin) throw new Error("DEBRIEF_BIN is not set: point it at the debrief binary to test");
+  const ownDir = !dataDir;
+  dataDir ??= await mkdtemp(join(tmpdir(), "debrief-e2e-data-"));
+
+  const proc = spawn(
+    bin,
+    ["serve", "--http", "--bind", "127.0.0.1:0", "--data-dir", dataDir, ...args],
+    { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  running.add(proc);
+
+  let log = "";
+  const append = (stream, line) => {
+    log += `[${stream}] ${line}\n`;
+    if (log.length > OUTPUT_LIMIT) log = log.slice(-OUTPUT_LIMIT);
+  };
+  const exited = new Promise((resolve) => {
+    proc.once("exit", (code, signal) => {
+      running.delete(proc);
+      resolve({ code, signal });
+    });
+  });
+  createInterface({ input: proc.stderr }).on("line", (line) => append("stderr", line));
+
+  const url = await new Promise((resolve, reject) => {
+    let settled = false;
+    const fail = (why) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      proc.kill("SIGKILL");
+      reject(new Error(`${why}\n--- server output ---\n${log}`));
+    };
+    const timer = setTimeout(() => fail(`no "ready:" line within ${READY_TIMEOUT_MS} ms`), READY_TIMEOUT_MS);
+    proc.once("error", (err) => fail(`could not start ${bin}: ${err.message}`));
+    exited.then(({ code, signal }) => fail(`server exited before it was ready (code ${code}, signal ${signal})`));
+    createInterface({ input: proc.stdout }).on("line", (line) => {
+      append("stdout", line);
+      const match = /^ready: (\S+)$/.exec(line);
+      if (match && !settled) {
+        settled = true;
+        clearTimeout(timer);
+        resolve(match[1].replace(/\/$/, ""));
+      }
+    });
+  });
+
+  return {
+    url,
+    dataDir,
+    proc,
+    output: () => log,
+    async stop() {
+      if (proc.exitCode === null && proc.signalCode === null) {
+        proc.kill("SIGTERM");
+        const timer = setTimeout(() => proc.kill("SIGKILL"), STOP_TIMEOUT_MS);
+        await exited;
+        clearTimeout(timer);
+      }
+      if (ownDir && !process.env.DEBRIEF_E2E_KEEP_DATA) await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Launch Debian's Chromium headless; never downloads a browser. */
+export async function openBrowser({ args = [] } = {}) {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      ...args,
+    ],
+  });
+}
+
+const problemsOf = new WeakMap();
+
+/**
+ * A new page in its own context at 390×844, 2× pixels, mobile with touch.
+ * `options` are Playwright context options (colorScheme, baseURL, viewport...).
+ * The page records uncaught errors and Content-Security-Policy violations;
+ * withPage() fails the test on any.
+ */
+export async function newPhonePage(browser, options = {}) {
+  const context = await browser.newContext({
+    viewport: PHONE,
+    deviceScaleFactor: 2,
+    isMobile: true,
+    hasTouch: true,
+    locale: "en-US",
+    ...options,
+  });
+  const page = await context.newPage();
+  const problems = [];
+  problemsOf.set(page, problems);
+  page.on("pageerror", (err) => problems.push(`uncaught error: ${err.message}`));
+  page.on("console", (msg) => {
+    if (msg.type() === "error" && /Content Security Policy/i.test(msg.text())) {
+      problems.push(`CSP violation: ${msg.text()}`);
+    }
+  });
+  return page;
+}
+
+/** Uncaught errors and CSP violations seen on the page so far. */
+export function pageProblems(page) {
+  return [...(problemsOf.get(page) ?? [])];
+}
+
+/** Save a full-page screenshot under ARTIFACTS_DIR and return its path. */
+export async function saveScreenshot(page, name) {
+  await mkdir(ARTIFACTS_DIR, { recursive: true });
+  const safe = name.replace(/[^a-z0-9._-]+/gi, "-").replace(/^-|-$/g, "").slice(0, 100) || "page";
+  const path = join(ARTIFACTS_DIR, `${safe}-${Date.now()}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}
+
+/**
+ * Run `fn(page)` on a fresh phone page; on failure print the screenshot's path (and
+ * the server's output when given), then rethrow. Always closes the page's context.
+ *
+ * @param {import("playwright-core").Browser} browser
+ * @param {string} name used for the screenshot file
+ * @param {(page: import("playwright-core").Page) => Promise<void>} fn
+ * @param {{ server?: { output: () => string }, allowProblems?: boolean } & Record<string, unknown>} [options]
+ *   the rest are context options for newPhonePage
+ */
+export async function withPage(browser, name, fn, options = {}) {
+  const { server, allowProblems = false, ...contextOptions } = options;
+  const page = await newPhonePage(browser, contextOptions);
+  try {
+    await fn(page);
+    if (!allowProblems) assert.deepEqual(pageProblems(page), [], "the page reported errors");
+  } catch (err) {
+    try {
+      const path = await saveScreenshot(page, name);
+      console.error(`# screenshot of the failed page "${name}" (${page.url()}): ${path}`);
+    } catch (shotErr) {
+      console.error(`# no screenshot for "${name}": ${shotErr.message}`);
+    }
+    if (server) console.error(`# server output:\n${server.output().replace(/^/gm, "#   ")}`);
+    throw err;
+  } finally {
+    await page.context().close();
+  }
+}
+
+let axeSource;
+
+/**
+ * Run axe-core on the page as it is now and fail on any violation, listing the rule,
+ * its impact and the elements. Call it on every page a test visits.
+ *
+ * @param {import("playwright-core").Page} page
+ * @param {{ exclude?: string[], disableRules?: string[] }} [options]
+ */
+export async function checkA11y(page, { exclude = [], disableRules = [] } = {}) {
+  axeSource ??= await readFile(require.resolve("axe-core/axe.min.js"), "utf8");
+  const hasAxe = await page.evaluate(() => typeof window.axe !== "undefined");
+  // Not page.addScriptTag({ content }): the server's CSP (script-src 'self') blocks
+  // inline scripts, and rightly so. Evaluating through the DevTools protocol is not
+  // subject to the page's CSP, and leaves no violation behind.
+  if (!hasAxe) await page.evaluate(axeSource);
+  // Let entry animations finish so colours are measured at rest.
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a.effect?.getComputedTiming().iterations !== Infinity)
+        .map((a) => a.finished.catch(() => {})),
+    ),
+  );
+  const violations = await page.evaluate(
+    async ({ exclude, disableRules }) => {
+      const context = exclude.length ? { exclude: exclude.map((s) => [s]) } : document;
+      const rules = Object.fromEntries(disableRules.map((id) => [id, { enabled: false }]));
+      const result = await window.axe.run(context, { resultTypes: ["violations"], rules });
+      return result.violations.map((v) => ({
+        id: v.id,
+        impact: v.impact,
+        help: v.help,
+        targets: v.nodes.map((n) => `${n.target.join(" ")}${n.failureSummary ? ` — ${n.failureSummary.replace(/\s+/g, " ")}` : ""}`),
+      }));
+    },
+    { exclude, disableRules },
+  );
+  if (violations.length > 0) {
+    const lines = violations.map(
+      (v) => `- ${v.id} (${v.impact}): ${v.help}\n${v.targets.map((t) => `    ${t}`).join("\n")}`,
+    );
+    assert.fail(`axe found ${violations.length} accessibility violation(s) on ${page.url()}:\n${lines.join("\n")}`);
+  }
+}
+
+/**
+ * Register before/after hooks that start one server and one browser for the file.
+ * `app.run(t, fn, options)` runs a test body on a fresh phone page whose baseURL is
+ * the server, so `page.goto("/login")` works.
+ *
+ * @param {{ env?: Record<string, string>, args?: string[] }} [serverOptions]
+ */
+export function useApp(serverOptions = {}) {
+  const app = {
+    /** @type {Awaited<ReturnType<typeof startServer>> | null} */
+    server: null,
+    /** @type {import("playwright-core").Browser | null} */
+    browser: null,
+    get url() {
+      return app.server.url;
+    },
+    /**
+     * @param {{ name: string }} t the node:test context
+     * @param {(page: import("playwright-core").Page) => Promise<void>} fn
+     * @param {Record<string, unknown>} [options] context options and withPage options
+     */
+    run(t, fn, options = {}) {
+      return withPage(app.browser, t.name, fn, { baseURL: app.server.url, server: app.server, ...options });
+    },
+  };
+  before(async () => {
+    const [server, browser] = await Promise.allSettled([startServer(serverOptions), openBrowser()]);
+    if (server.status === "fulfilled") app.server = server.value;
+    if (browser.status === "fulfilled") app.browser = browser.value;
+    if (server.status === "rejected") throw server.reason;
+    if (browser.status === "rejected") throw browser.reason;
+  });
+  after(async () => {
+    await Promise.all([app.browser?.close(), app.server?.stop()]);
+  });
+  return app;
+}
+
+let userCounter = 0;
+
+/** A valid signup payload with a unique email; `overrides` replace fields. */
+export function newUserFields(overrides = {}) {
+  userCounter += 1;
+  const tag = `${process.pid}-${Date.now().toString(36)}-${userCounter}`;
+  return {
+    firstName: "Ada",
+    lastName: "Lovelace",
+    email: `ada-${tag}@example.com`,
+    password: "correct horse battery",
+    confirmPassword: "correct horse battery",
+    company: "Analytical Engines",
+    position: "Analyst",
+    linkedinUrl: "",
+    ...overrides,
+  };
+}
+
+/**
+ * Call the API from inside the page (same origin, the page's cookies), the way the
+ * app does. Resolves with `{ status, body }`, body parsed as JSON when it is JSON.
+ * The page must already show one of the app's pages.
+ */
+export async function apiFromPage(page, method, path, body) {
+  return page.evaluate(
+    async ({ method, path, body }) => {
+      const res = await fetch(path, {
+        method,
+        credentials: "same-origin",
+        headers: body === undefined ? {} : { "Content-Type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await res.text();
+      let parsed = text;
+      try {
+        parsed = text ? JSON.parse(text) : null;
+      } catch {
+        // not JSON: keep the text
+      }
+      return { status: res.status, body: parsed };
+    },
+    { method, path, body },
+  );
+}
+
+/**
+ * Create an account and sign in through the API; the page's context then holds the
+ * session cookie. Returns `{ fields, signup, login }` (each a `{ status, body }`).
+ */
+export async function signUpAndLogIn(page, overrides = {}) {
+  const fields = newUserFields(overrides);
+  const signup = await apiFromPage(page, "POST", "/api/auth/signup", fields);
+  const login =
+    signup.status < 300
+      ? await apiFromPage(page, "POST", "/api/auth/login", { email: fields.email, password: fields.password })
+      : null;
+  return { fields, signup, login };
+}

@@ -1,0 +1,4 @@
+/** Join class names, skipping the falsy ones. */
+export function cx(...names: Array<string | false | null | undefined>): string {
+  return names.filter(Boolean).join(" ");
+}

@@ -1,0 +1,88 @@
+import { atom } from "nanostores";
+import { api } from "../lib/api.ts";
+import type { User } from "../lib/types.ts";
+import { clearQueries } from "./query.ts";
+
+// The session check: GET /api/auth/me, never from the HTTP cache, fresh for 30 s,
+// checked again when the window regains focus after that, and never retried.
+
+export type Session =
+  | { status: "loading"; user: null }
+  | { status: "authenticated"; user: User }
+  | { status: "anonymous"; user: null };
+
+export const SESSION_FRESH_MS = 30_000;
+
+export const $session = atom<Session>({ status: "loading", user: null });
+
+let checkedAt = -Infinity;
+let inFlight: Promise<void> | null = null;
+let epoch = 0;
+const now = () => Date.now();
+
+/** Ask the server who we are, unless the last answer is under 30 s old. */
+export function checkSession(force = false): Promise<void> {
+  if (inFlight) return inFlight;
+  if (!force && now() - checkedAt < SESSION_FRESH_MS) return Promise.resolve();
+  const started = epoch;
+  inFlight = api
+    .get<User | null>("/api/auth/me", { allow401: true, cache: "no-store" })
+    .then(
+      (user) => {
+        if (started !== epoch) return;
+        checkedAt = now();
+        $session.set(user ? { status: "authenticated", user } : { status: "anonymous", user: null });
+      },
+      () => {
+        if (started !== epoch) return;
+        checkedAt = now();
+        // A failed check (not a 401) keeps what we knew; with nothing known yet the
+        // visitor is treated as signed out, so the sign-in screen is reachable.
+        if ($session.get().status === "loading") $session.set({ status: "anonymous", user: null });
+      },
+    )
+    .finally(() => {
+      inFlight = null;
+    });
+  return inFlight;
+}
+
+/** After a successful login or profile update: the server's user record. */
+export function setUser(user: User): void {
+  epoch++;
+  inFlight = null;
+  checkedAt = now();
+  $session.set({ status: "authenticated", user });
+}
+
+/** After logout (or a revoked session): forget the user and every cached read. */
+export function clearSession(): void {
+  epoch++;
+  inFlight = null;
+  checkedAt = now();
+  clearQueries();
+  $session.set({ status: "anonymous", user: null });
+}
+
+/** Check now, then again whenever the window regains focus and the answer is stale. */
+export function watchSession(target: Window = window): () => void {
+  const onFocus = () => void checkSession();
+  const onVisible = () => {
+    if (target.document.visibilityState === "visible") void checkSession();
+  };
+  target.addEventListener("focus", onFocus);
+  target.document.addEventListener("visibilitychange", onVisible);
+  void checkSession();
+  return () => {
+    target.removeEventListener("focus", onFocus);
+    target.document.removeEventListener("visibilitychange", onVisible);
+  };
+}
+
+/** Unit tests start each case from a blank session. */
+export function resetSessionForTests(): void {
+  epoch++;
+  inFlight = null;
+  checkedAt = -Infinity;
+  $session.set({ status: "loading", user: null });
+}

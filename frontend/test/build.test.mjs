@@ -1,0 +1,76 @@
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { promisify } from "node:util";
+import zlib from "node:zlib";
+
+const run = promisify(execFile);
+const frontend = process.env.DEBRIEF_FRONTEND_DIR;
+let out;
+let stdout;
+
+describe("build.mjs --release", () => {
+  before(async () => {
+    out = await mkdtemp(join(tmpdir(), "debrief-build-"));
+    // Run from elsewhere: the script must find its sources by itself.
+    ({ stdout } = await run(process.execPath, [join(frontend, "build.mjs"), "--outdir", out, "--release"], { cwd: tmpdir() }));
+  });
+  after(() => rm(out, { recursive: true, force: true }));
+
+  test("prints one summary line", () => {
+    assert.equal(stdout.trim().split("\n").length, 1);
+    assert.match(stdout, /first page JS [\d.]+ KB gzip/);
+  });
+
+  test("index.html references hashed assets by absolute path, with nothing inline", async () => {
+    const html = await readFile(join(out, "index.html"), "utf8");
+    assert.match(html, /<script type="module" src="\/assets\/main-[A-Z0-9]+\.js"><\/script>/);
+    assert.match(html, /<link rel="stylesheet" href="\/assets\/main-[A-Z0-9]+\.css">/);
+    assert.doesNotMatch(html, /<script(?![^>]*\bsrc=)[^>]*>/i);
+    assert.doesNotMatch(html, /<style|\sstyle=/i);
+    for (const [, url] of html.matchAll(/(?:src|href)="([^"]+)"/g)) {
+      assert.match(url, /^\/assets\/[\w.-]+$/);
+      await readFile(join(out, url));
+    }
+  });
+
+  test("every file has gzip and brotli siblings with the same content", async () => {
+    const files = ["index.html", "build-report.json", ...(await readdir(join(out, "assets"))).map((f) => `assets/${f}`)];
+    const originals = files.filter((f) => !/\.(gz|br)$/.test(f));
+    assert.ok(originals.length >= 4);
+    for (const f of originals) {
+      const raw = await readFile(join(out, f));
+      assert.deepEqual(zlib.gunzipSync(await readFile(join(out, `${f}.gz`))), raw, `${f}.gz`);
+      assert.deepEqual(zlib.brotliDecompressSync(await readFile(join(out, `${f}.br`))), raw, `${f}.br`);
+    }
+  });
+
+  test("release output is minified, without source maps", async () => {
+    const assets = await readdir(join(out, "assets"));
+    assert.equal(assets.filter((f) => f.endsWith(".map")).length, 0);
+    const main = assets.find((f) => /^main-.*\.js$/.test(f));
+    const js = await readFile(join(out, "assets", main), "utf8");
+    assert.doesNotMatch(js, /sourceMappingURL/);
+    assert.ok(js.split("\n").length < 10, "minified");
+  });
+
+  test("the report keeps the first page within budget and React out", async () => {
+    const report = JSON.parse(await readFile(join(out, "build-report.json"), "utf8"));
+    assert.ok(report.firstPageJs.gzip > 0);
+    assert.ok(report.firstPageJs.gzip <= 60 * 1024, `${report.firstPageJs.gzip} bytes`);
+    const inputs = Object.keys(report.inputs);
+    assert.ok(inputs.some((p) => p.includes("node_modules/preact/")));
+    assert.ok(!inputs.some((p) => /node_modules\/(react|react-dom)\//.test(p)));
+  });
+
+  test("a bad argument fails with a message", async () => {
+    await assert.rejects(run(process.execPath, [join(frontend, "build.mjs")]), (err) => {
+      assert.notEqual(err.code, 0);
+      assert.match(err.stderr, /--outdir/);
+      return true;
+    });
+  });
+});
