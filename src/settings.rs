@@ -39,6 +39,10 @@ pub struct Settings {
     #[arg(long, env = "DEBRIEF_LOGIN_WINDOW", default_value = "15m", value_parser = parse_duration, value_name = "DURATION")]
     pub login_window: Duration,
 
+    /// Largest recording accepted, in bytes [default: 3 hours of 16 kHz mono]
+    #[arg(long, env = "DEBRIEF_MAX_RECORDING", default_value_t = 400_000_000, value_name = "BYTES")]
+    pub max_recording: u64,
+
     /// Password hashes computed at once (each takes 19 MiB and a core).
     #[arg(long, env = "DEBRIEF_HASH_CONCURRENCY", default_value_t = 2, value_name = "N")]
     pub hash_concurrency: usize,

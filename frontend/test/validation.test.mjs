@@ -117,6 +117,7 @@ describe("web address rule", () => {
       "https://192.168.1.4",
       "https://user:pw@linkedin.com:443/in/ana?x=1#top",
       "https://[::1]:8080/",
+      "https://[::1]",
       "https://[2001:db8::7]:80",
       "https://[::ffff:10.0.0.1]:80",
       "https://bücher.de/",
@@ -141,7 +142,8 @@ describe("web address rule", () => {
       "https://exa_mple.com",
       "https://example.com\n",
       "https:/example.com",
-      "https://[::1]",
+      "https://[::1",
+      "https://[::1]x",
       "https://[1::2::3]:80",
       "https://[12345::1]:80",
     ]) {

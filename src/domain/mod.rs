@@ -4,9 +4,14 @@
 //! messages are the product's, word for word, and the browser mirrors them
 //! (both sides run `tests/vectors/validation.json`).
 
+pub mod client;
 pub mod fields;
 pub mod image;
 pub mod text;
 pub mod user;
+pub mod wav;
+
+#[cfg(test)]
+mod vectors;
 
 pub use fields::{FieldError, FieldErrors};

@@ -40,22 +40,30 @@ pub fn is_web_url(url: &str) -> bool {
     let Some(rest) = lower.strip_prefix("https://").or_else(|| lower.strip_prefix("http://")) else { return false };
     let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
     let host_port = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
-    let host = match host_port.rsplit_once(':') {
-        Some((host, port)) if !host.ends_with(']') || host.starts_with('[') => {
-            if port.is_empty() || !port.chars().all(|c| c.is_ascii_digit()) {
-                return false;
-            }
-            host
+    let host = if let Some(bracketed) = host_port.strip_prefix('[') {
+        // "[v6]" or "[v6]:port"
+        let Some((host, after)) = bracketed.split_once(']') else { return false };
+        if !after.is_empty() && !after.strip_prefix(':').is_some_and(is_port) {
+            return false;
         }
-        _ => host_port,
+        host
+    } else {
+        match host_port.rsplit_once(':') {
+            Some((host, port)) if is_port(port) => host,
+            Some(_) => return false,
+            None => host_port,
+        }
     };
-    let host = host.trim_start_matches('[').trim_end_matches(']');
     if host.parse::<std::net::IpAddr>().is_ok() || host == "localhost" {
         return true;
     }
     let labels: Vec<&str> = host.split('.').collect();
     labels.len() >= 2
         && labels.iter().all(|l| !l.is_empty() && l.chars().all(|c| c.is_alphanumeric() || c == '-'))
+}
+
+fn is_port(port: &str) -> bool {
+    !port.is_empty() && port.chars().all(|c| c.is_ascii_digit())
 }
 
 /// Text that ends up in a mail header or a single-line field must not carry
@@ -84,10 +92,10 @@ mod tests {
 
     #[test]
     fn web_urls_need_a_scheme_and_a_host() {
-        for ok in ["https://www.linkedin.com/in/ana", "http://linkedin.com", "https://localhost:8443/x", "https://192.168.1.4"] {
+        for ok in ["https://www.linkedin.com/in/ana", "http://linkedin.com", "https://localhost:8443/x", "https://192.168.1.4", "https://[::1]", "https://[fd00::5]:8443/x"] {
             assert!(is_web_url(ok), "{ok}");
         }
-        for bad in ["linkedin.com/in/ana", "ftp://linkedin.com", "https://", "https://linkedin", "javascript:alert(1)", "https://link edin.com", "https://example.com:abc"] {
+        for bad in ["linkedin.com/in/ana", "ftp://linkedin.com", "https://", "https://linkedin", "javascript:alert(1)", "https://link edin.com", "https://example.com:abc", "https://[::1", "https://[::1]x", "https://example.com:"] {
             assert!(!is_web_url(bad), "{bad:?}");
         }
     }

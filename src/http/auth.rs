@@ -21,8 +21,7 @@ pub struct Message {
 
 /// `GET /api/auth/me`: the signed-in user, or 401.
 #[handler]
-pub async fn me(depot: &mut Depot, res: &mut Response) -> AppResult<Json<User>> {
-    res.headers_mut().insert("cache-control", "no-store".parse().expect("a valid header value"));
+pub async fn me(depot: &mut Depot) -> AppResult<Json<User>> {
     Ok(Json(User::from(&session::signed_in(depot)?.user)))
 }
 

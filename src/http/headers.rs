@@ -12,7 +12,13 @@ font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-a
 #[handler]
 pub async fn security_headers(req: &mut Request, depot: &mut Depot, res: &mut Response, ctrl: &mut FlowCtrl) {
     ctrl.call_next(req, depot, res).await;
+    let api = req.uri().path().starts_with("/api/");
     let headers = res.headers_mut();
+    if api {
+        // API answers are personal: no shared or browser cache keeps them,
+        // unless a handler says otherwise (profile pictures do).
+        headers.entry(header::CACHE_CONTROL).or_insert(HeaderValue::from_static("no-store"));
+    }
     let fixed: [(header::HeaderName, &'static str); 6] = [
         (header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY),
         (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),

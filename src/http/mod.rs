@@ -2,13 +2,18 @@
 
 pub mod assets;
 mod auth;
+mod blob;
 mod body;
 mod ca;
+mod client_photo;
+mod clients;
 pub mod error;
 mod headers;
 mod health;
 mod origin;
 mod profile;
+mod range;
+mod recording;
 mod reset;
 mod session;
 mod state;
@@ -34,7 +39,11 @@ pub fn service(state: AppState, assets: AssetSource) -> Service {
                 .get(profile::picture)
                 .post(profile::upload_picture)
                 .delete(profile::delete_picture),
-        );
+        )
+        .push(Router::with_path("clients").get(clients::list).post(clients::create))
+        .push(Router::with_path("clients/{id}").get(clients::read).patch(clients::update).delete(clients::delete))
+        .push(Router::with_path("clients/{id}/photo").get(client_photo::read).post(client_photo::upload))
+        .push(Router::with_path("clients/{id}/recording").get(recording::read).post(recording::upload));
     let api = Router::with_path("api")
         .hoop(origin::same_origin_writes)
         .push(Router::with_path("health").get(health::health).head(health::health))

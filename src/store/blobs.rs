@@ -1,7 +1,13 @@
-//! Files kept in the database (profile pictures now; photos and recordings
-//! later), split in chunks so they can be streamed and served by range.
+//! Files kept in the database (profile pictures, client photos,
+//! recordings), split in chunks so they can be streamed in and served by
+//! range.
+//!
+//! A streamed blob is written chunk by chunk, each chunk in its own
+//! transaction, and becomes visible only when its metadata is written in
+//! the transaction that attaches it to its record; chunks left without
+//! metadata by a crash or a broken upload are swept.
 
-use redb::WriteTransaction;
+use redb::{ReadableTable, WriteTransaction};
 use serde::{Deserialize, Serialize};
 
 use super::codec::{decode, encode};
@@ -22,6 +28,12 @@ struct BlobMeta {
 pub struct Blob {
     pub content_type: String,
     pub bytes: Vec<u8>,
+}
+
+pub(super) fn seal_blob(tx: &WriteTransaction, id: u64, content_type: &str, size: u64, chunks: u32) -> StoreResult<()> {
+    let meta = BlobMeta { content_type: content_type.to_owned(), size, chunks };
+    tx.open_table(BLOB_META)?.insert(id, encode(&meta)?.as_slice())?;
+    Ok(())
 }
 
 pub(super) fn put_blob(tx: &WriteTransaction, content_type: &str, bytes: &[u8]) -> StoreResult<u64> {
@@ -48,7 +60,90 @@ pub(super) fn delete_blob(tx: &WriteTransaction, id: u64) -> StoreResult<()> {
     Ok(())
 }
 
+/// Where a blob is, and how large.
+#[derive(Debug, Clone)]
+pub struct BlobInfo {
+    pub content_type: String,
+    pub size: u64,
+}
+
 impl Store {
+    /// A new blob id for a streamed upload.
+    pub fn begin_blob(&self) -> StoreResult<u64> {
+        let tx = self.write()?;
+        let id = meta::next_id(&tx, "blobs")?;
+        tx.commit()?;
+        Ok(id)
+    }
+
+    pub fn put_chunk(&self, id: u64, index: u32, bytes: &[u8]) -> StoreResult<()> {
+        let tx = self.write()?;
+        tx.open_table(BLOB_CHUNKS)?.insert((id, index), bytes)?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Drops the chunks of a streamed blob that will not be attached.
+    pub fn discard_chunks(&self, id: u64) -> StoreResult<()> {
+        let tx = self.write()?;
+        tx.open_table(BLOB_CHUNKS)?.retain_in((id, 0)..=(id, u32::MAX), |_, _| false)?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Removes chunks that belong to no blob (an upload cut by a crash).
+    pub fn sweep_orphan_chunks(&self) -> StoreResult<usize> {
+        let tx = self.write()?;
+        let orphans: Vec<(u64, u32)> = {
+            let metas = tx.open_table(BLOB_META)?;
+            let chunks = tx.open_table(BLOB_CHUNKS)?;
+            let mut orphans = Vec::new();
+            for entry in chunks.iter()? {
+                let (key, _) = entry?;
+                let (id, index) = key.value();
+                if metas.get(id)?.is_none() {
+                    orphans.push((id, index));
+                }
+            }
+            orphans
+        };
+        let mut chunks = tx.open_table(BLOB_CHUNKS)?;
+        for key in &orphans {
+            chunks.remove(*key)?;
+        }
+        drop(chunks);
+        tx.commit()?;
+        Ok(orphans.len())
+    }
+
+    pub fn blob_info(&self, id: u64) -> StoreResult<Option<BlobInfo>> {
+        let tx = self.read()?;
+        let meta = tx.open_table(BLOB_META)?.get(id)?.map(|v| decode::<BlobMeta>(v.value())).transpose()?;
+        Ok(meta.map(|m| BlobInfo { content_type: m.content_type, size: m.size }))
+    }
+
+    /// Bytes `start..end` of a blob (end exclusive, within its size).
+    pub fn blob_range(&self, id: u64, start: u64, end: u64) -> StoreResult<Vec<u8>> {
+        let tx = self.read()?;
+        let chunks = tx.open_table(BLOB_CHUNKS)?;
+        let mut out = Vec::with_capacity(end.saturating_sub(start) as usize);
+        let chunk = CHUNK as u64;
+        let mut at = start;
+        while at < end {
+            let index = (at / chunk) as u32;
+            let data = chunks.get((id, index))?.ok_or_else(|| StoreError::Corrupt(format!("blob {id} lacks chunk {index}")))?;
+            let data = data.value();
+            let from = (at % chunk) as usize;
+            let to = ((end - u64::from(index) * chunk).min(data.len() as u64)) as usize;
+            if from >= to {
+                return Err(StoreError::Corrupt(format!("blob {id} is shorter than its size")));
+            }
+            out.extend_from_slice(&data[from..to]);
+            at += (to - from) as u64;
+        }
+        Ok(out)
+    }
+
     pub fn blob(&self, id: u64) -> StoreResult<Option<Blob>> {
         let tx = self.read()?;
         let Some(meta) = tx.open_table(BLOB_META)?.get(id)?.map(|v| decode::<BlobMeta>(v.value())).transpose()? else {

@@ -6,7 +6,7 @@ use super::meta::{self, SCHEMA_VERSION};
 use super::{StoreError, StoreResult};
 
 /// Step `n` takes a file from schema `n` to `n + 1`.
-const STEPS: [fn(&WriteTransaction) -> StoreResult<()>; SCHEMA_VERSION as usize] = [create_tables];
+const STEPS: [fn(&WriteTransaction) -> StoreResult<()>; SCHEMA_VERSION as usize] = [create_tables, create_client_tables];
 
 pub(super) fn run(db: &Database) -> StoreResult<()> {
     let tx = db.begin_write()?;
@@ -39,5 +39,14 @@ fn create_tables(tx: &WriteTransaction) -> StoreResult<()> {
     tx.open_table(OUTBOX)?;
     tx.open_table(BLOB_META)?;
     tx.open_table(BLOB_CHUNKS)?;
+    Ok(())
+}
+
+/// Version 2: clients.
+fn create_client_tables(tx: &WriteTransaction) -> StoreResult<()> {
+    use super::tables::*;
+    tx.open_table(CLIENTS)?;
+    tx.open_table(CLIENTS_BY_OWNER)?;
+    tx.open_table(IDEMPOTENCY)?;
     Ok(())
 }

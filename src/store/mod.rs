@@ -5,6 +5,7 @@
 //! thread pool.
 
 mod blobs;
+mod clients;
 mod codec;
 mod meta;
 mod migrate;
@@ -19,7 +20,8 @@ use std::sync::Arc;
 
 use redb::{Database, ReadableDatabase};
 
-pub use blobs::Blob;
+pub use blobs::{Blob, BlobInfo, CHUNK};
+pub use clients::IDEMPOTENCY_KEY_MAX;
 pub use meta::SCHEMA_VERSION;
 pub use outbox::OutboxEntry;
 pub use sessions::SessionRecord;

@@ -20,3 +20,10 @@ pub(super) const OUTBOX: TableDefinition<u64, &[u8]> = TableDefinition::new("out
 pub(super) const BLOB_META: TableDefinition<u64, &[u8]> = TableDefinition::new("blob_meta");
 /// (blob id, chunk index) → up to one chunk of bytes.
 pub(super) const BLOB_CHUNKS: TableDefinition<(u64, u32), &[u8]> = TableDefinition::new("blob_chunks");
+/// id → client record.
+pub(super) const CLIENTS: TableDefinition<u64, &[u8]> = TableDefinition::new("clients");
+/// (owner, client id): a user's clients, in id order.
+pub(super) const CLIENTS_BY_OWNER: TableDefinition<(u64, u64), ()> = TableDefinition::new("clients_by_owner");
+/// (owner, Idempotency-Key) → the client that key created, so a retried
+/// create returns the same client.
+pub(super) const IDEMPOTENCY: TableDefinition<(u64, &str), u64> = TableDefinition::new("idempotency");

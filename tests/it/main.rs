@@ -6,6 +6,7 @@ mod harness;
 mod smtp;
 
 mod accounts;
+mod clients;
 mod instance;
 mod reset;
 mod serving;

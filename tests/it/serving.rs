@@ -49,6 +49,7 @@ fn a_visitor_without_a_session_is_told_401_by_the_session_check() {
     let app = spawn_app();
     let mut res = client().get(format!("{}/api/auth/me", app.url)).call().unwrap();
     assert_eq!(res.status(), 401);
+    assert_eq!(header(&res, "cache-control"), "no-store");
     let body: serde_json::Value = res.body_mut().read_json().unwrap();
     assert!(body["message"].is_string());
 }

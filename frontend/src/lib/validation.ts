@@ -91,18 +91,24 @@ export function isWebUrl(url: string): boolean {
   const authority = rest.split(/[/?#]/)[0];
   const at = authority.lastIndexOf("@");
   const hostPort = at < 0 ? authority : authority.slice(at + 1);
-  let host = hostPort;
-  const colon = hostPort.lastIndexOf(":");
-  if (colon >= 0) {
-    const before = hostPort.slice(0, colon);
-    const port = hostPort.slice(colon + 1);
-    // "[v6]:port" or "name:port"; a colon inside an unopened bracket is left alone.
-    if (!before.endsWith("]") || before.startsWith("[")) {
+  let host: string;
+  let port = "";
+  if (hostPort.startsWith("[")) {
+    // "[v6]" or "[v6]:port"
+    const close = hostPort.indexOf("]");
+    if (close < 0) return false;
+    host = hostPort.slice(1, close);
+    const after = hostPort.slice(close + 1);
+    if (after !== "") {
+      if (!after.startsWith(":")) return false;
+      port = after.slice(1);
       if (!/^[0-9]+$/.test(port)) return false;
-      host = before;
     }
+  } else {
+    const colon = hostPort.lastIndexOf(":");
+    host = colon < 0 ? hostPort : hostPort.slice(0, colon);
+    if (colon >= 0 && !/^[0-9]+$/.test(hostPort.slice(colon + 1))) return false;
   }
-  host = host.replace(/^\[+/, "").replace(/\]+$/, "");
   if (host === "localhost" || isIpv4(host) || isIpv6(host)) return true;
   const labels = host.split(".");
   return labels.length >= 2 && labels.every((l) => l !== "" && [...l].every((c) => c === "-" || LETTER_OR_DIGIT.test(c)));

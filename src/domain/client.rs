@@ -1,0 +1,214 @@
+//! Clients: the people a user meets, with their contact details, photo,
+//! recording and what the box made of it.
+
+use serde::{Deserialize, Serialize};
+
+use super::fields::{FieldError, FieldErrors};
+use super::text::{EMAIL_MAX, has_control_chars, is_email, normalise_email};
+use super::user::{TEXT_MAX, UserId, iso_time};
+
+pub type ClientId = u64;
+
+pub const PHONE_MIN: usize = 10;
+pub const PHONE_MAX: usize = 20;
+/// How much of a summary a list row carries.
+pub const SUMMARY_PREVIEW: usize = 200;
+
+/// What the server keeps of an uploaded recording.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Recording {
+    pub blob: u64,
+    pub size: u64,
+    pub sha256: String,
+    pub duration_ms: u64,
+}
+
+/// A client as stored.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ClientRecord {
+    pub id: ClientId,
+    pub owner: UserId,
+    pub name: String,
+    pub email: String,
+    pub phone: String,
+    pub company: Option<String>,
+    pub position: Option<String>,
+    /// The blob of the photo.
+    pub photo: Option<u64>,
+    pub recording: Option<Recording>,
+    pub transcription: Option<String>,
+    pub summary: Option<String>,
+    /// One step per line.
+    pub next_steps: Option<String>,
+    /// Unix milliseconds.
+    pub created_at: i64,
+}
+
+/// A client as its owner's browser sees it.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Client {
+    pub id: ClientId,
+    pub user_id: UserId,
+    pub name: String,
+    pub email: String,
+    pub phone: String,
+    pub company: Option<String>,
+    pub position: Option<String>,
+    pub photo_url: Option<String>,
+    pub recording_url: Option<String>,
+    pub recording: Option<RecordingView>,
+    pub transcription: Option<String>,
+    pub summary: Option<String>,
+    pub next_steps: Option<String>,
+    pub created_at: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RecordingView {
+    pub size: u64,
+    pub sha256: String,
+    pub duration_ms: u64,
+}
+
+/// A row of the client list: what the row shows, never the transcript.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ClientRow {
+    pub id: ClientId,
+    pub name: String,
+    pub email: String,
+    pub company: Option<String>,
+    pub photo_url: Option<String>,
+    pub summary: Option<String>,
+    pub created_at: String,
+}
+
+fn photo_url(r: &ClientRecord) -> Option<String> {
+    r.photo.map(|blob| format!("/api/clients/{}/photo?v={blob}", r.id))
+}
+
+impl From<&ClientRecord> for Client {
+    fn from(r: &ClientRecord) -> Self {
+        Self {
+            id: r.id,
+            user_id: r.owner,
+            name: r.name.clone(),
+            email: r.email.clone(),
+            phone: r.phone.clone(),
+            company: r.company.clone(),
+            position: r.position.clone(),
+            photo_url: photo_url(r),
+            recording_url: r.recording.as_ref().map(|rec| format!("/api/clients/{}/recording?v={}", r.id, rec.blob)),
+            recording: r.recording.as_ref().map(|rec| RecordingView { size: rec.size, sha256: rec.sha256.clone(), duration_ms: rec.duration_ms }),
+            transcription: r.transcription.clone(),
+            summary: r.summary.clone(),
+            next_steps: r.next_steps.clone(),
+            created_at: iso_time(r.created_at),
+        }
+    }
+}
+
+impl From<&ClientRecord> for ClientRow {
+    fn from(r: &ClientRecord) -> Self {
+        Self {
+            id: r.id,
+            name: r.name.clone(),
+            email: r.email.clone(),
+            company: r.company.clone(),
+            photo_url: photo_url(r),
+            summary: r.summary.as_deref().map(preview),
+            created_at: iso_time(r.created_at),
+        }
+    }
+}
+
+/// The first [`SUMMARY_PREVIEW`] characters, cut at a word with an ellipsis.
+pub fn preview(text: &str) -> String {
+    if text.chars().count() <= SUMMARY_PREVIEW {
+        return text.to_owned();
+    }
+    let cut: String = text.chars().take(SUMMARY_PREVIEW).collect();
+    let at_word = cut.rfind(char::is_whitespace).filter(|i| *i > SUMMARY_PREVIEW / 2).map_or(cut.as_str(), |i| &cut[..i]);
+    format!("{}…", at_word.trim_end())
+}
+
+/// The contact fields of the client form; a `userId` sent along is ignored:
+/// the owner is always the signed-in user.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ClientInput {
+    pub name: Option<String>,
+    pub email: Option<String>,
+    pub phone: Option<String>,
+    pub company: Option<String>,
+    pub position: Option<String>,
+}
+
+/// Valid contact details.
+#[derive(Debug, Clone)]
+pub struct ContactDetails {
+    pub name: String,
+    pub email: String,
+    pub phone: String,
+    pub company: Option<String>,
+    pub position: Option<String>,
+}
+
+fn text(value: &Option<String>) -> String {
+    value.as_deref().unwrap_or_default().trim().to_owned()
+}
+
+fn is_name_char(c: char) -> bool {
+    c.is_alphabetic() || matches!(c, ' ' | '-' | '\'' | '’' | '.')
+}
+
+fn is_phone(phone: &str) -> bool {
+    let digits = phone.strip_prefix('+').unwrap_or(phone);
+    digits.chars().all(|c| c.is_ascii_digit() || matches!(c, ' ' | '-' | '(' | ')' | '.'))
+}
+
+impl ClientInput {
+    pub fn parse(&self) -> Result<ContactDetails, Vec<FieldError>> {
+        let mut e = FieldErrors::default();
+        let (name, email, phone, company, position) =
+            (text(&self.name), text(&self.email), text(&self.phone), text(&self.company), text(&self.position));
+        e.check(name.is_empty(), "name", "Client name is required");
+        e.check(name.chars().count() > TEXT_MAX, "name", "Name must be less than 100 characters");
+        e.check(!name.chars().all(is_name_char), "name", "Name can only contain letters, spaces, hyphens, apostrophes, and periods");
+        e.check(email.is_empty(), "email", "Email address is required");
+        e.check(email.chars().count() > EMAIL_MAX, "email", "Email address is too long");
+        e.check(!is_email(&email), "email", "Please enter a valid email address (e.g., an example address)");
+        e.check(phone.is_empty(), "phone", "Phone number is required");
+        e.check(phone.chars().count() < PHONE_MIN, "phone", "Phone number must be at least 10 digits");
+        e.check(phone.chars().count() > PHONE_MAX, "phone", "Phone number is too long");
+        e.check(!is_phone(&phone), "phone", "Phone number can only contain numbers, spaces, hyphens, parentheses, plus sign, and periods");
+        e.check(company.chars().count() > TEXT_MAX, "company", "Company name must be less than 100 characters");
+        e.check(has_control_chars(&company), "company", "Company name contains characters that are not allowed");
+        e.check(position.chars().count() > TEXT_MAX, "position", "Position must be less than 100 characters");
+        e.check(has_control_chars(&position), "position", "Position contains characters that are not allowed");
+        let optional = |s: String| (!s.is_empty()).then_some(s);
+        e.finish(|| ContactDetails {
+            name,
+            email: normalise_email(&email),
+            phone,
+            company: optional(company),
+            position: optional(position),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_summary_is_cut_at_a_word_near_200_characters() {
+        let long = "word ".repeat(100);
+        let cut = preview(&long);
+        assert!(cut.chars().count() <= SUMMARY_PREVIEW + 1);
+        assert!(cut.ends_with("word…"), "{cut}");
+        assert_eq!(preview("short"), "short");
+    }
+}

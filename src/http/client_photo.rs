@@ -1,0 +1,52 @@
+//! A client's photo: sent as a data URL, checked by its content.
+
+use salvo::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::blob;
+use super::body::json;
+use super::clients::{client_id, client_not_found, not_found_as_client};
+use super::error::{AppError, AppResult};
+use super::session::signed_in;
+use super::state::state;
+use crate::domain::client::Client;
+use crate::domain::image::{self, ImageError};
+
+#[derive(Deserialize)]
+struct PhotoInput {
+    photo: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PhotoSaved {
+    photo_url: Option<String>,
+}
+
+/// `POST /api/clients/{id}/photo` `{photo: data URL}`; a `userId` sent
+/// along is ignored.
+#[handler]
+pub async fn upload(req: &mut Request, depot: &mut Depot) -> AppResult<Json<PhotoSaved>> {
+    let state = state(depot)?.clone();
+    let owner = signed_in(depot)?.user.id;
+    let id = client_id(req)?;
+    let input: PhotoInput = json(req, image::DATA_URL_MAX + 1024).await?;
+    let (mime, bytes) = image::from_data_url(&input.photo).map_err(|e| match e {
+        ImageError::TooLarge => AppError::too_large("Photo size is too large. Please use a smaller image or compress the photo."),
+        ImageError::Malformed => AppError::bad_request("The photo is not a data URL"),
+        ImageError::Unsupported => AppError::unsupported("The photo must be a JPEG, PNG or WebP image"),
+    })?;
+    let client = state.store.run(move |s| s.set_client_photo(owner, id, mime, &bytes)).await.map_err(not_found_as_client)?;
+    Ok(Json(PhotoSaved { photo_url: Client::from(&client).photo_url }))
+}
+
+/// `GET /api/clients/{id}/photo`.
+#[handler]
+pub async fn read(req: &mut Request, depot: &mut Depot, res: &mut Response) -> AppResult<()> {
+    let state = state(depot)?.clone();
+    let owner = signed_in(depot)?.user.id;
+    let id = client_id(req)?;
+    let client = state.store.run(move |s| s.client(owner, id)).await.map_err(not_found_as_client)?;
+    let photo = client.photo.ok_or_else(|| AppError::not_found("No photo available"))?;
+    blob::send(req, res, &state.store, photo, client_not_found).await
+}

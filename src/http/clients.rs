@@ -1,0 +1,96 @@
+//! A user's clients: create, list, read, change, delete. Every store call
+//! takes the signed-in user as owner, so another user's client is a 404.
+
+use salvo::prelude::*;
+use serde::Deserialize;
+
+use super::auth::Message;
+use super::body::{SMALL, json};
+use super::error::{AppError, AppResult};
+use super::session::signed_in;
+use super::state::state;
+use crate::clock::now_ms;
+use crate::domain::client::{Client, ClientId, ClientInput, ClientRow};
+use crate::store::IDEMPOTENCY_KEY_MAX;
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct CreateInput {
+    client_data: ClientInput,
+}
+
+/// The `{id}` of the route; a malformed one is as missing as an unknown one.
+pub fn client_id(req: &Request) -> AppResult<ClientId> {
+    req.param::<ClientId>("id").ok_or_else(client_not_found)
+}
+
+pub fn client_not_found() -> AppError {
+    AppError::not_found("Client not found")
+}
+
+/// Maps the store's "no such record" to the client's own message.
+pub(super) fn not_found_as_client(e: crate::store::StoreError) -> AppError {
+    match e {
+        crate::store::StoreError::NotFound => client_not_found(),
+        other => other.into(),
+    }
+}
+
+/// `POST /api/clients` `{clientData: {…}}`. With an `Idempotency-Key`
+/// header, a retry of the same create returns the first client (200)
+/// instead of making a second one (201).
+#[handler]
+pub async fn create(req: &mut Request, depot: &mut Depot, res: &mut Response) -> AppResult<Json<Client>> {
+    let state = state(depot)?.clone();
+    let owner = signed_in(depot)?.user.id;
+    let key = req.header::<String>("idempotency-key");
+    if key.as_ref().is_some_and(|k| k.is_empty() || k.len() > IDEMPOTENCY_KEY_MAX || !k.chars().all(|c| c.is_ascii_graphic())) {
+        return Err(AppError::bad_request("The Idempotency-Key header must be 1 to 200 visible ASCII characters"));
+    }
+    let input: CreateInput = json(req, SMALL).await?;
+    let details = input.client_data.parse().map_err(AppError::invalid)?;
+    let (client, created) = state.store.run(move |s| s.create_client(owner, details, key.as_deref(), now_ms())).await?;
+    res.status_code(if created { StatusCode::CREATED } else { StatusCode::OK });
+    Ok(Json(Client::from(&client)))
+}
+
+/// `GET /api/clients`: the user's clients, newest first. A `userId` in the
+/// query is ignored: the list is always the signed-in user's.
+#[handler]
+pub async fn list(depot: &mut Depot) -> AppResult<Json<Vec<ClientRow>>> {
+    let state = state(depot)?.clone();
+    let owner = signed_in(depot)?.user.id;
+    let clients = state.store.run(move |s| s.clients(owner)).await?;
+    Ok(Json(clients.iter().map(ClientRow::from).collect()))
+}
+
+/// `GET /api/clients/{id}`.
+#[handler]
+pub async fn read(req: &mut Request, depot: &mut Depot) -> AppResult<Json<Client>> {
+    let state = state(depot)?.clone();
+    let owner = signed_in(depot)?.user.id;
+    let id = client_id(req)?;
+    let client = state.store.run(move |s| s.client(owner, id)).await.map_err(not_found_as_client)?;
+    Ok(Json(Client::from(&client)))
+}
+
+/// `PATCH /api/clients/{id}`: the contact details, validated like a new client.
+#[handler]
+pub async fn update(req: &mut Request, depot: &mut Depot) -> AppResult<Json<Client>> {
+    let state = state(depot)?.clone();
+    let owner = signed_in(depot)?.user.id;
+    let id = client_id(req)?;
+    let details = json::<ClientInput>(req, SMALL).await?.parse().map_err(AppError::invalid)?;
+    let client = state.store.run(move |s| s.update_client(owner, id, details)).await.map_err(not_found_as_client)?;
+    Ok(Json(Client::from(&client)))
+}
+
+/// `DELETE /api/clients/{id}`: the client, its photo and its recording.
+#[handler]
+pub async fn delete(req: &mut Request, depot: &mut Depot) -> AppResult<Json<Message>> {
+    let state = state(depot)?.clone();
+    let owner = signed_in(depot)?.user.id;
+    let id = client_id(req)?;
+    state.store.run(move |s| s.delete_client(owner, id)).await.map_err(not_found_as_client)?;
+    Ok(Json(Message { message: "Client deleted" }))
+}

@@ -1,0 +1,133 @@
+//! A client's recording: a WAV file streamed into the store in chunks (no
+//! copy of the whole file anywhere), and served back with ranges.
+
+use http_body_util::BodyExt;
+use salvo::prelude::*;
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+use super::blob;
+use super::clients::{client_id, client_not_found, not_found_as_client};
+use super::error::{AppError, AppResult};
+use super::session::signed_in;
+use super::state::{AppState, state};
+use crate::domain::client::Recording;
+use crate::domain::wav::WavHeader;
+use crate::store::CHUNK;
+
+/// Enough of the file to hold any ordinary WAV header.
+const HEADER_WINDOW: usize = 64 * 1024;
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Uploaded {
+    size: u64,
+    sha256: String,
+    duration_ms: u64,
+}
+
+fn not_wav() -> AppError {
+    AppError::unsupported("The recording must be a WAV file")
+}
+
+fn too_large(max: u64) -> AppError {
+    AppError::too_large(format!("The recording is larger than this server accepts ({} MB)", max / 1_000_000))
+}
+
+/// `POST /api/clients/{id}/recording`, multipart with the file in the field
+/// `recording` (other fields, such as `userId`, are ignored).
+#[handler]
+pub async fn upload(req: &mut Request, depot: &mut Depot) -> AppResult<Json<Uploaded>> {
+    let state = state(depot)?.clone();
+    let owner = signed_in(depot)?.user.id;
+    let id = client_id(req)?;
+    state.store.run(move |s| s.client(owner, id)).await.map_err(not_found_as_client)?;
+    let max = state.settings.max_recording;
+    if req.header::<u64>("content-length").is_some_and(|len| len > max + 64 * 1024) {
+        return Err(too_large(max));
+    }
+    let content_type = req.header::<String>("content-type").unwrap_or_default();
+    let boundary = multer::parse_boundary(&content_type)
+        .map_err(|_| AppError::unsupported("Send the recording as multipart/form-data with a 'recording' field"))?;
+    let mut form = multer::Multipart::new(req.take_body().into_data_stream(), boundary);
+
+    while let Some(field) = form.next_field().await.map_err(|_| AppError::bad_request("The upload was cut off or malformed"))? {
+        if field.name() != Some("recording") {
+            continue;
+        }
+        let blob = state.store.run(|s| s.begin_blob()).await?;
+        return match store_recording(&state, blob, field, max).await {
+            Ok((recording, chunks)) => {
+                let uploaded = Uploaded { size: recording.size, sha256: recording.sha256.clone(), duration_ms: recording.duration_ms };
+                let attached = state.store.run(move |s| s.attach_recording(owner, id, recording, "audio/wav", chunks)).await;
+                if let Err(e) = attached {
+                    discard(&state, blob).await;
+                    return Err(not_found_as_client(e));
+                }
+                Ok(Json(uploaded))
+            }
+            Err(e) => {
+                discard(&state, blob).await;
+                Err(e)
+            }
+        };
+    }
+    Err(AppError::bad_request("The upload has no 'recording' file"))
+}
+
+async fn discard(state: &AppState, blob: u64) {
+    if let Err(e) = state.store.run(move |s| s.discard_chunks(blob)).await {
+        tracing::error!("discarding the chunks of an abandoned upload: {e}");
+    }
+}
+
+/// Streams the field into chunks of blob `blob`, checking the WAV header
+/// on the way; returns the recording and its number of chunks.
+async fn store_recording(state: &AppState, blob: u64, mut field: multer::Field<'_>, max: u64) -> AppResult<(Recording, u32)> {
+    let mut hasher = Sha256::new();
+    let mut pending: Vec<u8> = Vec::with_capacity(CHUNK);
+    let mut header: Option<WavHeader> = None;
+    let (mut size, mut chunks) = (0u64, 0u32);
+    loop {
+        let piece = field.chunk().await.map_err(|_| AppError::bad_request("The upload was cut off"))?;
+        let done = piece.is_none();
+        if let Some(piece) = piece {
+            size += piece.len() as u64;
+            if size > max {
+                return Err(too_large(max));
+            }
+            hasher.update(&piece);
+            pending.extend_from_slice(&piece);
+        }
+        if header.is_none() && chunks == 0 && (pending.len() >= HEADER_WINDOW || done) {
+            header = Some(WavHeader::parse(&pending[..pending.len().min(HEADER_WINDOW)]).ok_or_else(not_wav)?);
+        }
+        while pending.len() >= CHUNK || (done && !pending.is_empty()) {
+            let rest = pending.split_off(pending.len().min(CHUNK));
+            let full = std::mem::replace(&mut pending, rest);
+            let index = chunks;
+            state.store.run(move |s| s.put_chunk(blob, index, &full)).await?;
+            chunks += 1;
+        }
+        if done {
+            break;
+        }
+    }
+    let header = header.ok_or_else(not_wav)?;
+    if header.data_offset + header.data_len > size {
+        return Err(AppError::bad_request("The recording is incomplete: the file is shorter than its header says"));
+    }
+    let sha256 = hasher.finalize().iter().map(|b| format!("{b:02x}")).collect();
+    Ok((Recording { blob, size, sha256, duration_ms: header.duration_ms() }, chunks))
+}
+
+/// `GET /api/clients/{id}/recording`, with `Range` support.
+#[handler]
+pub async fn read(req: &mut Request, depot: &mut Depot, res: &mut Response) -> AppResult<()> {
+    let state = state(depot)?.clone();
+    let owner = signed_in(depot)?.user.id;
+    let id = client_id(req)?;
+    let client = state.store.run(move |s| s.client(owner, id)).await.map_err(not_found_as_client)?;
+    let recording = client.recording.ok_or_else(|| AppError::not_found("No recording"))?;
+    blob::send(req, res, &state.store, recording.blob, client_not_found).await
+}

@@ -1,0 +1,144 @@
+//! Clients, always read and written through their owner: a client of
+//! another user is `NotFound`, exactly like one that does not exist.
+
+use redb::{ReadableTable, WriteTransaction};
+
+use super::blobs::{delete_blob, put_blob};
+use super::codec::{decode, encode};
+use super::tables::{CLIENTS, CLIENTS_BY_OWNER, IDEMPOTENCY};
+use super::{Store, StoreError, StoreResult, meta};
+use crate::domain::client::{ClientId, ClientRecord, ContactDetails, Recording};
+use crate::domain::user::UserId;
+
+/// Longest `Idempotency-Key` kept.
+pub const IDEMPOTENCY_KEY_MAX: usize = 200;
+
+impl Store {
+    /// Adds a client for `owner`. With an idempotency key already used by
+    /// this owner, returns the client made the first time instead.
+    pub fn create_client(&self, owner: UserId, details: ContactDetails, idempotency_key: Option<&str>, now: i64) -> StoreResult<(ClientRecord, bool)> {
+        let tx = self.write()?;
+        if let Some(key) = idempotency_key {
+            let existing = tx.open_table(IDEMPOTENCY)?.get((owner, key))?.map(|v| v.value());
+            if let Some(id) = existing {
+                if let Ok(client) = owned(&tx, owner, id) {
+                    return Ok((client, false));
+                }
+            }
+        }
+        let client = ClientRecord {
+            id: meta::next_id(&tx, "clients")?,
+            owner,
+            name: details.name,
+            email: details.email,
+            phone: details.phone,
+            company: details.company,
+            position: details.position,
+            photo: None,
+            recording: None,
+            transcription: None,
+            summary: None,
+            next_steps: None,
+            created_at: now,
+        };
+        put_client(&tx, &client)?;
+        tx.open_table(CLIENTS_BY_OWNER)?.insert((owner, client.id), ())?;
+        if let Some(key) = idempotency_key {
+            tx.open_table(IDEMPOTENCY)?.insert((owner, key), client.id)?;
+        }
+        tx.commit()?;
+        Ok((client, true))
+    }
+
+    pub fn client(&self, owner: UserId, id: ClientId) -> StoreResult<ClientRecord> {
+        let tx = self.read()?;
+        let table = tx.open_table(CLIENTS)?;
+        let found: Option<ClientRecord> = table.get(id)?.map(|v| decode(v.value())).transpose()?;
+        found.filter(|c| c.owner == owner).ok_or(StoreError::NotFound)
+    }
+
+    /// The owner's clients, newest first (then by id, descending).
+    pub fn clients(&self, owner: UserId) -> StoreResult<Vec<ClientRecord>> {
+        let tx = self.read()?;
+        let index = tx.open_table(CLIENTS_BY_OWNER)?;
+        let table = tx.open_table(CLIENTS)?;
+        let mut clients = Vec::new();
+        for entry in index.range((owner, 0)..=(owner, u64::MAX))? {
+            let (key, _) = entry?;
+            let (_, id) = key.value();
+            if let Some(value) = table.get(id)? {
+                clients.push(decode::<ClientRecord>(value.value())?);
+            }
+        }
+        clients.sort_by(|a, b| b.created_at.cmp(&a.created_at).then(b.id.cmp(&a.id)));
+        Ok(clients)
+    }
+
+    pub fn update_client(&self, owner: UserId, id: ClientId, details: ContactDetails) -> StoreResult<ClientRecord> {
+        self.change_client(owner, id, |client, _| {
+            client.name = details.name;
+            client.email = details.email;
+            client.phone = details.phone;
+            client.company = details.company;
+            client.position = details.position;
+            Ok(())
+        })
+    }
+
+    /// Removes the client with its photo and recording.
+    pub fn delete_client(&self, owner: UserId, id: ClientId) -> StoreResult<()> {
+        let tx = self.write()?;
+        let client = owned(&tx, owner, id)?;
+        for blob in client.photo.into_iter().chain(client.recording.map(|r| r.blob)) {
+            delete_blob(&tx, blob)?;
+        }
+        tx.open_table(CLIENTS)?.remove(id)?;
+        tx.open_table(CLIENTS_BY_OWNER)?.remove((owner, id))?;
+        tx.open_table(IDEMPOTENCY)?.retain(|(key_owner, _), client| key_owner != owner || client != id)?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Replaces the client's photo.
+    pub fn set_client_photo(&self, owner: UserId, id: ClientId, content_type: &str, bytes: &[u8]) -> StoreResult<ClientRecord> {
+        self.change_client(owner, id, |client, tx| {
+            if let Some(old) = client.photo.take() {
+                delete_blob(tx, old)?;
+            }
+            client.photo = Some(put_blob(tx, content_type, bytes)?);
+            Ok(())
+        })
+    }
+
+    /// Points the client at a recording whose chunks are already stored
+    /// (see [`Store::begin_blob`]); the previous recording is removed.
+    pub fn attach_recording(&self, owner: UserId, id: ClientId, recording: Recording, content_type: &str, chunks: u32) -> StoreResult<ClientRecord> {
+        self.change_client(owner, id, |client, tx| {
+            super::blobs::seal_blob(tx, recording.blob, content_type, recording.size, chunks)?;
+            if let Some(old) = client.recording.take() {
+                delete_blob(tx, old.blob)?;
+            }
+            client.recording = Some(recording);
+            Ok(())
+        })
+    }
+
+    fn change_client(&self, owner: UserId, id: ClientId, change: impl FnOnce(&mut ClientRecord, &WriteTransaction) -> StoreResult<()>) -> StoreResult<ClientRecord> {
+        let tx = self.write()?;
+        let mut client = owned(&tx, owner, id)?;
+        change(&mut client, &tx)?;
+        put_client(&tx, &client)?;
+        tx.commit()?;
+        Ok(client)
+    }
+}
+
+fn owned(tx: &WriteTransaction, owner: UserId, id: ClientId) -> StoreResult<ClientRecord> {
+    let found: Option<ClientRecord> = tx.open_table(CLIENTS)?.get(id)?.map(|v| decode(v.value())).transpose()?;
+    found.filter(|c| c.owner == owner).ok_or(StoreError::NotFound)
+}
+
+fn put_client(tx: &WriteTransaction, client: &ClientRecord) -> StoreResult<()> {
+    tx.open_table(CLIENTS)?.insert(client.id, encode(client)?.as_slice())?;
+    Ok(())
+}
