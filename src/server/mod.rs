@@ -47,9 +47,17 @@ pub async fn run(options: ServeOptions) -> anyhow::Result<()> {
     let mut lock = data_dir.lock()?;
 
     let db_path = data_dir.database();
-    let store = tokio::task::spawn_blocking(move || Store::open(&db_path))
-        .await?
-        .context("cannot open the database")?;
+    let store = tokio::task::spawn_blocking(move || {
+        let store = Store::open(&db_path)?;
+        // Chunks of uploads cut off by a crash: no record points at them.
+        let orphans = store.sweep_orphan_chunks()?;
+        if orphans > 0 {
+            tracing::info!(chunks = orphans, "removed the chunks of interrupted uploads");
+        }
+        Ok::<_, crate::store::StoreError>(store)
+    })
+    .await?
+    .context("cannot open the database")?;
 
     let (cert, tls_label) = certificate(&options.tls, &data_dir).await?;
     let scheme = if cert.is_some() { "https" } else { "http" };
