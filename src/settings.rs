@@ -39,6 +39,14 @@ pub struct Settings {
     #[arg(long, env = "DEBRIEF_LOGIN_WINDOW", default_value = "15m", value_parser = parse_duration, value_name = "DURATION")]
     pub login_window: Duration,
 
+    /// Shortest time between two follow-up emails to the same client.
+    #[arg(long, env = "DEBRIEF_SEND_WINDOW", default_value = "60s", value_parser = parse_duration, value_name = "DURATION")]
+    pub send_window: Duration,
+
+    /// How long emails stay in the outbox folder (they hold clients' personal data).
+    #[arg(long, env = "DEBRIEF_OUTBOX_RETENTION", default_value = "30d", value_parser = parse_duration, value_name = "DURATION")]
+    pub outbox_retention: Duration,
+
     /// Largest recording accepted, in bytes [default: 3 hours of 16 kHz mono]
     #[arg(long, env = "DEBRIEF_MAX_RECORDING", default_value_t = 400_000_000, value_name = "BYTES")]
     pub max_recording: u64,

@@ -2,7 +2,7 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// Counts failures per key (a client address, an account) in a sliding
+/// Counts events (failed sign-ins, sent emails) per key (a client address, an account) in a sliding
 /// window; a key with `max` failures inside the window is refused until the
 /// oldest of them leaves it.
 #[derive(Clone)]
@@ -29,7 +29,7 @@ impl Throttle {
         times.front().map(|oldest| self.window.saturating_sub(now - *oldest))
     }
 
-    pub fn fail(&self, key: &str) {
+    pub fn record(&self, key: &str) {
         let now = Instant::now();
         let mut map = self.failures.lock().unwrap_or_else(|e| e.into_inner());
         let times = map.entry(key.to_owned()).or_default();
@@ -70,10 +70,10 @@ mod tests {
     fn a_key_is_refused_after_max_failures_and_others_are_not() {
         let throttle = Throttle::new(3, Duration::from_secs(60));
         for _ in 0..2 {
-            throttle.fail("a");
+            throttle.record("a");
         }
         assert!(throttle.blocked_for("a").is_none());
-        throttle.fail("a");
+        throttle.record("a");
         assert!(throttle.blocked_for("a").is_some_and(|d| d <= Duration::from_secs(60)));
         assert!(throttle.blocked_for("b").is_none());
     }
@@ -81,7 +81,7 @@ mod tests {
     #[test]
     fn failures_leave_the_window() {
         let throttle = Throttle::new(1, Duration::from_millis(30));
-        throttle.fail("a");
+        throttle.record("a");
         assert!(throttle.blocked_for("a").is_some());
         std::thread::sleep(Duration::from_millis(40));
         assert!(throttle.blocked_for("a").is_none());

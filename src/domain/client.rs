@@ -42,6 +42,9 @@ pub struct ClientRecord {
     pub next_steps: Option<String>,
     /// Unix milliseconds.
     pub created_at: i64,
+    /// When the follow-up email was last sent (or filed), Unix milliseconds.
+    #[serde(default)]
+    pub emailed_at: Option<i64>,
 }
 
 /// A client as its owner's browser sees it.
@@ -62,6 +65,7 @@ pub struct Client {
     pub summary: Option<String>,
     pub next_steps: Option<String>,
     pub created_at: String,
+    pub emailed_at: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -83,6 +87,7 @@ pub struct ClientRow {
     pub photo_url: Option<String>,
     pub summary: Option<String>,
     pub created_at: String,
+    pub emailed_at: Option<String>,
 }
 
 fn photo_url(r: &ClientRecord) -> Option<String> {
@@ -106,6 +111,7 @@ impl From<&ClientRecord> for Client {
             summary: r.summary.clone(),
             next_steps: r.next_steps.clone(),
             created_at: iso_time(r.created_at),
+            emailed_at: r.emailed_at.map(iso_time),
         }
     }
 }
@@ -120,6 +126,7 @@ impl From<&ClientRecord> for ClientRow {
             photo_url: photo_url(r),
             summary: r.summary.as_deref().map(preview),
             created_at: iso_time(r.created_at),
+            emailed_at: r.emailed_at.map(iso_time),
         }
     }
 }
@@ -144,6 +151,39 @@ pub struct ClientInput {
     pub phone: Option<String>,
     pub company: Option<String>,
     pub position: Option<String>,
+}
+
+/// The summary and next steps as the owner corrects them before emailing;
+/// a field left out stays as it is.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct TextsInput {
+    pub summary: Option<String>,
+    pub next_steps: Option<String>,
+}
+
+/// Longest summary or list of next steps.
+pub const TEXT_BLOCK_MAX: usize = 10_000;
+
+#[derive(Debug, Clone, Default)]
+pub struct Texts {
+    pub summary: Option<String>,
+    pub next_steps: Option<String>,
+}
+
+impl TextsInput {
+    pub fn parse(&self) -> Result<Texts, Vec<FieldError>> {
+        let mut e = FieldErrors::default();
+        let block = |v: &Option<String>| v.as_ref().map(|t| t.trim().replace("\r\n", "\n"));
+        let (summary, next_steps) = (block(&self.summary), block(&self.next_steps));
+        let too_long = |v: &Option<String>| v.as_ref().is_some_and(|t| t.chars().count() > TEXT_BLOCK_MAX);
+        let bad_chars = |v: &Option<String>| v.as_ref().is_some_and(|t| t.chars().any(|c| c.is_control() && c != '\n' && c != '\t'));
+        e.check(too_long(&summary), "summary", "Summary must be less than 10000 characters");
+        e.check(bad_chars(&summary), "summary", "Summary contains characters that are not allowed");
+        e.check(too_long(&next_steps), "nextSteps", "Next steps must be less than 10000 characters");
+        e.check(bad_chars(&next_steps), "nextSteps", "Next steps contain characters that are not allowed");
+        e.finish(|| Texts { summary, next_steps })
+    }
 }
 
 /// Valid contact details.

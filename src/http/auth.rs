@@ -58,8 +58,8 @@ pub async fn login(req: &mut Request, depot: &mut Depot, res: &mut Response) -> 
     // An unknown email costs the same hash as a known one.
     let verified = state.passwords.verify(credentials.password, hash).await?;
     let Some(user) = user.filter(|_| verified) else {
-        state.login_throttle.fail(&address);
-        state.login_throttle.fail(&account);
+        state.login_throttle.record(&address);
+        state.login_throttle.record(&account);
         return Err(AppError::unauthorized("Invalid email or password"));
     };
     state.login_throttle.clear(&account);

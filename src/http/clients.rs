@@ -10,7 +10,7 @@ use super::error::{AppError, AppResult};
 use super::session::signed_in;
 use super::state::state;
 use crate::clock::now_ms;
-use crate::domain::client::{Client, ClientId, ClientInput, ClientRow};
+use crate::domain::client::{Client, ClientId, ClientInput, ClientRow, TextsInput};
 use crate::store::IDEMPOTENCY_KEY_MAX;
 
 #[derive(Deserialize)]
@@ -74,14 +74,28 @@ pub async fn read(req: &mut Request, depot: &mut Depot) -> AppResult<Json<Client
     Ok(Json(Client::from(&client)))
 }
 
-/// `PATCH /api/clients/{id}`: the contact details, validated like a new client.
+#[derive(Deserialize)]
+struct PatchInput {
+    #[serde(flatten)]
+    contact: ClientInput,
+    #[serde(flatten)]
+    texts: TextsInput,
+}
+
+/// `PATCH /api/clients/{id}`: the contact details, validated like a new
+/// client, and optionally the summary and next steps as corrected before
+/// emailing them.
 #[handler]
 pub async fn update(req: &mut Request, depot: &mut Depot) -> AppResult<Json<Client>> {
     let state = state(depot)?.clone();
     let owner = signed_in(depot)?.user.id;
     let id = client_id(req)?;
-    let details = json::<ClientInput>(req, SMALL).await?.parse().map_err(AppError::invalid)?;
-    let client = state.store.run(move |s| s.update_client(owner, id, details)).await.map_err(not_found_as_client)?;
+    let input: PatchInput = json(req, SMALL * 4).await?;
+    let (details, texts) = match (input.contact.parse(), input.texts.parse()) {
+        (Ok(details), Ok(texts)) => (details, texts),
+        (contact, texts) => return Err(AppError::invalid([contact.err(), texts.err()].into_iter().flatten().flatten().collect())),
+    };
+    let client = state.store.run(move |s| s.update_client(owner, id, details, texts)).await.map_err(not_found_as_client)?;
     Ok(Json(Client::from(&client)))
 }
 

@@ -46,6 +46,11 @@ impl AppError {
         Self::new(StatusCode::UNSUPPORTED_MEDIA_TYPE, message)
     }
 
+    /// An outside service (the mail server) failed; `log` says how.
+    pub fn bad_gateway(message: impl Into<String>, log: impl std::fmt::Display) -> Self {
+        Self { log: Some(log.to_string()), ..Self::new(StatusCode::BAD_GATEWAY, message) }
+    }
+
     pub fn too_many(message: impl Into<String>) -> Self {
         Self::new(StatusCode::TOO_MANY_REQUESTS, message)
     }

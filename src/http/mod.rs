@@ -7,6 +7,7 @@ mod body;
 mod ca;
 mod client_photo;
 mod clients;
+mod follow_up;
 pub mod error;
 mod headers;
 mod health;
@@ -43,7 +44,10 @@ pub fn service(state: AppState, assets: AssetSource) -> Service {
         .push(Router::with_path("clients").get(clients::list).post(clients::create))
         .push(Router::with_path("clients/{id}").get(clients::read).patch(clients::update).delete(clients::delete))
         .push(Router::with_path("clients/{id}/photo").get(client_photo::read).post(client_photo::upload))
-        .push(Router::with_path("clients/{id}/recording").get(recording::read).post(recording::upload));
+        .push(Router::with_path("clients/{id}/recording").get(recording::read).post(recording::upload))
+        .push(Router::with_path("clients/{id}/email").get(follow_up::preview))
+        .push(Router::with_path("clients/{id}/email/preview.html").get(follow_up::preview_html))
+        .push(Router::with_path("clients/{id}/send-email").post(follow_up::send));
     let api = Router::with_path("api")
         .hoop(origin::same_origin_writes)
         .push(Router::with_path("health").get(health::health).head(health::health))

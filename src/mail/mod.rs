@@ -1,6 +1,7 @@
 //! Outgoing email: SMTP when configured, otherwise files in the outbox
 //! folder, and a line in the `outbox` table for every attempt.
 
+pub mod render;
 mod transport;
 
 use std::path::PathBuf;

@@ -87,6 +87,7 @@ pub async fn run(options: ServeOptions) -> anyhow::Result<()> {
         passwords: Passwords::new(settings.hash_concurrency),
         mailer: mailer.clone(),
         login_throttle: Throttle::new(settings.login_max_failures, settings.login_window),
+        send_throttle: Throttle::new(1, settings.send_window),
         secure_cookies: public_url.starts_with("https://"),
         public_url,
         allowed_origins: Arc::new(origins),
@@ -94,7 +95,7 @@ pub async fn run(options: ServeOptions) -> anyhow::Result<()> {
         settings: Arc::new(settings),
     };
     let control = control::ControlSource::new(store.clone(), &urls, tls_label.clone(), state.public_url.clone(), state.settings.reset_ttl);
-    let housekeeping = housekeeping::start(state.clone());
+    let housekeeping = housekeeping::start(state.clone(), crate::mail::outbox_dir(data_dir.root()));
     let service = crate::http::service(state, options.assets);
     let server = match acceptor {
         Bound::Tls(acceptor) => start(acceptor, service)?,

@@ -7,7 +7,7 @@ use super::blobs::{delete_blob, put_blob};
 use super::codec::{decode, encode};
 use super::tables::{CLIENTS, CLIENTS_BY_OWNER, IDEMPOTENCY};
 use super::{Store, StoreError, StoreResult, meta};
-use crate::domain::client::{ClientId, ClientRecord, ContactDetails, Recording};
+use crate::domain::client::{ClientId, ClientRecord, ContactDetails, Recording, Texts};
 use crate::domain::user::UserId;
 
 /// Longest `Idempotency-Key` kept.
@@ -40,6 +40,7 @@ impl Store {
             summary: None,
             next_steps: None,
             created_at: now,
+            emailed_at: None,
         };
         put_client(&tx, &client)?;
         tx.open_table(CLIENTS_BY_OWNER)?.insert((owner, client.id), ())?;
@@ -74,13 +75,29 @@ impl Store {
         Ok(clients)
     }
 
-    pub fn update_client(&self, owner: UserId, id: ClientId, details: ContactDetails) -> StoreResult<ClientRecord> {
+    /// Changes the contact details and, where given, the summary and next
+    /// steps (an empty text clears it).
+    pub fn update_client(&self, owner: UserId, id: ClientId, details: ContactDetails, texts: Texts) -> StoreResult<ClientRecord> {
         self.change_client(owner, id, |client, _| {
             client.name = details.name;
             client.email = details.email;
             client.phone = details.phone;
             client.company = details.company;
             client.position = details.position;
+            if let Some(summary) = texts.summary {
+                client.summary = (!summary.is_empty()).then_some(summary);
+            }
+            if let Some(next_steps) = texts.next_steps {
+                client.next_steps = (!next_steps.is_empty()).then_some(next_steps);
+            }
+            Ok(())
+        })
+    }
+
+    /// Notes that the follow-up went out (or was filed) at `at`.
+    pub fn mark_emailed(&self, owner: UserId, id: ClientId, at: i64) -> StoreResult<ClientRecord> {
+        self.change_client(owner, id, |client, _| {
+            client.emailed_at = Some(at);
             Ok(())
         })
     }

@@ -6,7 +6,7 @@ use super::meta::{self, SCHEMA_VERSION};
 use super::{StoreError, StoreResult};
 
 /// Step `n` takes a file from schema `n` to `n + 1`.
-const STEPS: [fn(&WriteTransaction) -> StoreResult<()>; SCHEMA_VERSION as usize] = [create_tables, create_client_tables];
+const STEPS: [fn(&WriteTransaction) -> StoreResult<()>; SCHEMA_VERSION as usize] = [create_tables, create_client_tables, create_template_table];
 
 pub(super) fn run(db: &Database) -> StoreResult<()> {
     let tx = db.begin_write()?;
@@ -48,5 +48,11 @@ fn create_client_tables(tx: &WriteTransaction) -> StoreResult<()> {
     tx.open_table(CLIENTS)?;
     tx.open_table(CLIENTS_BY_OWNER)?;
     tx.open_table(IDEMPOTENCY)?;
+    Ok(())
+}
+
+/// Version 3: the follow-up email template.
+fn create_template_table(tx: &WriteTransaction) -> StoreResult<()> {
+    tx.open_table(super::tables::TEMPLATES)?;
     Ok(())
 }

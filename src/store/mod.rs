@@ -13,6 +13,7 @@ mod outbox;
 mod resets;
 mod sessions;
 mod tables;
+mod templates;
 mod users;
 
 use std::path::Path;

@@ -27,3 +27,5 @@ pub(super) const CLIENTS_BY_OWNER: TableDefinition<(u64, u64), ()> = TableDefini
 /// (owner, Idempotency-Key) → the client that key created, so a retried
 /// create returns the same client.
 pub(super) const IDEMPOTENCY: TableDefinition<(u64, &str), u64> = TableDefinition::new("idempotency");
+/// template name → email template (one, `default`, for now).
+pub(super) const TEMPLATES: TableDefinition<&str, &[u8]> = TableDefinition::new("templates");

@@ -7,6 +7,7 @@ mod smtp;
 
 mod accounts;
 mod clients;
+mod follow_up;
 mod instance;
 mod reset;
 mod serving;

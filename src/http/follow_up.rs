@@ -1,0 +1,128 @@
+//! The follow-up email of a client: previewed exactly as it will go out,
+//! then sent (or filed in the outbox when no SMTP server is configured).
+
+use salvo::http::header::{self, HeaderValue};
+use salvo::prelude::*;
+use serde::Serialize;
+
+use super::clients::{client_id, not_found_as_client};
+use super::error::{AppError, AppResult};
+use super::session::{SignedIn, signed_in};
+use super::state::{AppState, state};
+use crate::clock::now_ms;
+use crate::domain::client::ClientRecord;
+use crate::domain::text::is_email;
+use crate::mail::render::{FollowUp, Rendered};
+use crate::mail::{Delivery, MailError, Outgoing, Recipient};
+
+/// The preview page is shown in a sandboxed frame of the app: nothing in it
+/// may run, load or navigate.
+const PREVIEW_POLICY: &str = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'self'; sandbox";
+
+struct Prepared {
+    client: ClientRecord,
+    mail: Outgoing,
+    rendered: Rendered,
+}
+
+/// Loads the signed-in user's client and renders the follow-up.
+async fn prepare(req: &Request, state: &AppState, me: &SignedIn) -> AppResult<Prepared> {
+    let (owner, id) = (me.user.id, client_id(req)?);
+    let (client, template) = state
+        .store
+        .run(move |s| Ok((s.client(owner, id)?, s.template()?)))
+        .await
+        .map_err(not_found_as_client)?;
+    let summary = client.summary.clone().filter(|s| !s.trim().is_empty());
+    let Some(summary) = summary.filter(|_| is_email(&client.email)) else {
+        return Err(AppError::bad_request("Cannot send email: Client email or summary is missing"));
+    };
+    let user_name = format!("{} {}", me.user.first_name, me.user.last_name);
+    let next_steps = client.next_steps.clone().unwrap_or_default();
+    let rendered = FollowUp { template: &template, client_name: &client.name, user_name: &user_name, summary: &summary, next_steps: &next_steps }.render();
+    let mail = Outgoing {
+        from_name: template.from_name.clone(),
+        to: Recipient { name: Some(client.name.clone()), email: client.email.clone() },
+        // The client's answer goes to the consultant, not to the box.
+        reply_to: Some(Recipient { name: Some(user_name), email: me.user.email.clone() }),
+        subject: rendered.subject.clone(),
+        text: rendered.text.clone(),
+        html: Some(rendered.html.clone()),
+    };
+    mail.check().map_err(|e| AppError::bad_request(format!("The email cannot be sent: {e}")))?;
+    Ok(Prepared { client, mail, rendered })
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Preview {
+    from_name: String,
+    to: String,
+    reply_to: String,
+    subject: String,
+    text: String,
+    html_url: String,
+}
+
+/// `GET /api/clients/{id}/email`: who, subject and text of the follow-up,
+/// and where its HTML is.
+#[handler]
+pub async fn preview(req: &mut Request, depot: &mut Depot) -> AppResult<Json<Preview>> {
+    let state = state(depot)?.clone();
+    let me = signed_in(depot)?.clone();
+    let p = prepare(req, &state, &me).await?;
+    Ok(Json(Preview {
+        from_name: p.mail.from_name,
+        to: p.mail.to.email,
+        reply_to: me.user.email,
+        subject: p.rendered.subject,
+        text: p.rendered.text,
+        html_url: format!("/api/clients/{}/email/preview.html", p.client.id),
+    }))
+}
+
+/// `GET /api/clients/{id}/email/preview.html`: the HTML part, under its own
+/// content-security policy, for a sandboxed frame.
+#[handler]
+pub async fn preview_html(req: &mut Request, depot: &mut Depot, res: &mut Response) -> AppResult<()> {
+    let state = state(depot)?.clone();
+    let me = signed_in(depot)?.clone();
+    let p = prepare(req, &state, &me).await?;
+    let headers = res.headers_mut();
+    headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(PREVIEW_POLICY));
+    headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("SAMEORIGIN"));
+    res.render(Text::Html(p.rendered.html));
+    Ok(())
+}
+
+#[derive(Serialize)]
+pub struct Sent {
+    message: String,
+    /// `sent`, or `outbox` when no SMTP server is configured.
+    delivery: &'static str,
+}
+
+/// `POST /api/clients/{id}/send-email`. A second send of the same client
+/// within the window is refused, so a double tap never mails twice.
+#[handler]
+pub async fn send(req: &mut Request, depot: &mut Depot) -> AppResult<Json<Sent>> {
+    let state = state(depot)?.clone();
+    let me = signed_in(depot)?.clone();
+    let p = prepare(req, &state, &me).await?;
+    let key = format!("client:{}", p.client.id);
+    if state.send_throttle.blocked_for(&key).is_some() {
+        return Err(AppError::too_many("This follow-up was just sent. Please wait a minute before sending it again."));
+    }
+    state.send_throttle.record(&key);
+    let to = p.mail.to.email.clone();
+    let delivery = state.mailer.send(p.mail).await.map_err(|e| match e {
+        MailError::InvalidHeader(_) => AppError::bad_request(format!("The email cannot be sent: {e}")),
+        MailError::Failed(reason) => AppError::bad_gateway("Failed to send email", reason),
+    })?;
+    let (owner, id) = (me.user.id, p.client.id);
+    state.store.run(move |s| s.mark_emailed(owner, id, now_ms())).await.map_err(not_found_as_client)?;
+    Ok(Json(match delivery {
+        Delivery::Sent => Sent { message: format!("Email sent to {to}"), delivery: "sent" },
+        Delivery::Outbox(_) => Sent { message: "Saved to outbox: email is not configured on this server".into(), delivery: "outbox" },
+    }))
+}
