@@ -39,6 +39,18 @@ pub struct Settings {
     #[arg(long, env = "DEBRIEF_LOGIN_WINDOW", default_value = "15m", value_parser = parse_duration, value_name = "DURATION")]
     pub login_window: Duration,
 
+    /// An admin session ends after this long without use …
+    #[arg(long, env = "DEBRIEF_ADMIN_IDLE", default_value = "30m", value_parser = parse_duration, value_name = "DURATION")]
+    pub admin_idle: Duration,
+
+    /// … and after this long in any case.
+    #[arg(long, env = "DEBRIEF_ADMIN_MAX_AGE", default_value = "8h", value_parser = parse_duration, value_name = "DURATION")]
+    pub admin_max_age: Duration,
+
+    /// Failed admin sign-ins allowed per address and per username within --login-window.
+    #[arg(long, env = "DEBRIEF_ADMIN_LOGIN_MAX_FAILURES", default_value_t = 5, value_name = "N")]
+    pub admin_login_max_failures: usize,
+
     /// Shortest time between two follow-up emails to the same client.
     #[arg(long, env = "DEBRIEF_SEND_WINDOW", default_value = "60s", value_parser = parse_duration, value_name = "DURATION")]
     pub send_window: Duration,

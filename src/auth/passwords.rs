@@ -10,6 +10,20 @@ use tokio::sync::Semaphore;
 static DUMMY_HASH: LazyLock<String> =
     LazyLock::new(|| Argon2::default().hash_password(b"no account has this password").map(|h| h.to_string()).unwrap_or_default());
 
+/// Argon2id, on the calling thread: for the CLI and the control socket,
+/// which are not on the async executor.
+pub fn hash_blocking(password: &str) -> anyhow::Result<String> {
+    Argon2::default()
+        .hash_password(password.as_bytes())
+        .map(|h| h.to_string())
+        .map_err(|e| anyhow::anyhow!("hashing a password: {e}"))
+}
+
+/// Whether `password` matches `hash`, on the calling thread.
+pub fn verify_blocking(password: &str, hash: &str) -> bool {
+    PasswordHash::new(hash).is_ok_and(|parsed| Argon2::default().verify_password(password.as_bytes(), &parsed).is_ok())
+}
+
 /// Argon2id hashing on the blocking pool, at most `limit` at once, so a
 /// burst of logins cannot starve the server of threads or memory (each hash
 /// takes 19 MiB).
@@ -26,13 +40,7 @@ impl Passwords {
     }
 
     pub async fn hash(&self, password: String) -> anyhow::Result<String> {
-        self.blocking(move || {
-            Argon2::default()
-                .hash_password(password.as_bytes())
-                .map(|h| h.to_string())
-                .map_err(|e| anyhow::anyhow!("hashing a password: {e}"))
-        })
-        .await?
+        self.blocking(move || hash_blocking(&password)).await?
     }
 
     /// Whether `password` matches `hash`; with no hash (unknown account)

@@ -3,9 +3,12 @@
 //! Every subcommand takes `--data-dir` (or `DEBRIEF_DATA_DIR`), so the CLI
 //! and the server always agree on which database they mean.
 
+mod admin;
 mod doctor;
+mod maintenance;
 mod remote;
 mod serve;
+mod template;
 mod user;
 
 use std::path::PathBuf;
@@ -35,9 +38,21 @@ enum Command {
     Serve(serve::ServeArgs),
     /// Report what works and what is missing, with the fix for each.
     Doctor,
+    /// Manage administrators.
+    #[command(subcommand)]
+    Admin(admin::AdminCommand),
     /// Manage user accounts.
     #[command(subcommand)]
     User(user::UserCommand),
+    /// Show or change the follow-up email template.
+    #[command(subcommand)]
+    Template(template::TemplateCommand),
+    /// Write a consistent copy of the database to FILE (also while serving).
+    Backup { file: PathBuf },
+    /// Replace the database with a backup (the server must be stopped).
+    Restore { file: PathBuf },
+    /// Shrink the database file after deletions (the server must be stopped).
+    Compact,
 }
 
 /// Parses the command line, runs the command and returns the exit code.
@@ -68,7 +83,12 @@ pub fn run() -> i32 {
     let outcome = DataDir::resolve(cli.data_dir).and_then(|data_dir| match cli.command {
         Command::Serve(args) => serve::run(data_dir, args),
         Command::Doctor => doctor::run(&data_dir),
+        Command::Admin(command) => admin::run(&data_dir, command),
         Command::User(command) => user::run(&data_dir, command),
+        Command::Template(command) => template::run(&data_dir, command),
+        Command::Backup { file } => maintenance::backup(&data_dir, &file),
+        Command::Restore { file } => maintenance::restore(&data_dir, &file),
+        Command::Compact => maintenance::compact(&data_dir),
     });
     match outcome {
         Ok(code) => code,

@@ -1,31 +1,56 @@
-//! Runs a command on the running server when there is one, otherwise on the
-//! database directly.
+//! Runs an operation on the running server when there is one, otherwise on
+//! the database directly: the same `ops::run` either way.
 
 use std::time::Duration;
 
 use crate::control::{self, Request, Response};
 use crate::datadir::DataDir;
+use crate::ops::Context;
 use crate::store::Store;
 
-pub enum Target {
-    Server(Response),
-    Direct(Store),
+/// Sends `request` to the server of `data_dir`, or, with no server
+/// running, opens the database and runs it here with `context`.
+pub fn run(data_dir: &DataDir, request: Request, context: impl FnOnce() -> Context) -> anyhow::Result<Response> {
+    let response = match control::call(&data_dir.control_socket(), &request, Duration::from_secs(60)) {
+        Ok(response) => response,
+        Err(_) => crate::ops::run(&open_directly(data_dir)?, &context(), request),
+    };
+    match response {
+        Response::Error { message } => anyhow::bail!("{message}"),
+        other => Ok(other),
+    }
 }
 
-/// Sends `request` to the server of `data_dir`; with no server running,
-/// opens the database for the caller to do the same work itself.
-pub fn reach(data_dir: &DataDir, request: &Request) -> anyhow::Result<Target> {
-    match control::call(&data_dir.control_socket(), request, Duration::from_secs(30)) {
-        Ok(Response::Error { message }) => anyhow::bail!("the running server answered: {message}"),
-        Ok(response) => Ok(Target::Server(response)),
-        Err(_) => {
-            if let Some(holder) = data_dir.running_instance() {
-                anyhow::bail!("pid {} holds {} but its control socket does not answer", holder.pid, data_dir.root().display());
+/// The database, when no server holds it.
+pub fn open_directly(data_dir: &DataDir) -> anyhow::Result<Store> {
+    if let Some(holder) = data_dir.running_instance() {
+        anyhow::bail!("pid {} holds {} but its control socket does not answer", holder.pid, data_dir.root().display());
+    }
+    if !data_dir.database().exists() {
+        anyhow::bail!("no database in {} yet: start `debrief serve` once", data_dir.root().display());
+    }
+    Ok(Store::open(&data_dir.database())?)
+}
+
+/// Context for a command that runs without a server: the defaults `serve`
+/// would use.
+pub fn default_context() -> Context {
+    let urls = crate::lan::Urls::for_bound(([0, 0, 0, 0], 8443).into(), "https");
+    Context { public_url: urls.for_phones().unwrap_or(&urls.local).to_owned(), reset_ttl: Duration::from_secs(3600) }
+}
+
+/// Prints what a command answered.
+pub fn print(response: &Response) {
+    match response {
+        Response::Done { message } => println!("{message}"),
+        Response::Admins { usernames } => usernames.iter().for_each(|u| println!("{u}")),
+        Response::Users { users } => {
+            for u in users {
+                println!("{:>6}  {:<40}  {:<30}  {} client{}", u.id, u.email, u.name, u.clients, if u.clients == 1 { "" } else { "s" });
             }
-            if !data_dir.database().exists() {
-                anyhow::bail!("no database in {} yet: start `debrief serve` once", data_dir.root().display());
-            }
-            Ok(Target::Direct(Store::open(&data_dir.database())?))
         }
+        Response::Template { template } => println!("{}", serde_json::to_string_pretty(template).unwrap_or_default()),
+        Response::ResetLink { link: Some(link) } => println!("{link}"),
+        other => println!("{other:?}"),
     }
 }

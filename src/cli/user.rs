@@ -1,13 +1,21 @@
 use clap::Subcommand;
 
-use super::remote::{Target, reach};
+use super::remote::{self, default_context};
 use crate::control::{Request, Response};
 use crate::datadir::DataDir;
 use crate::domain::text::{is_email, normalise_email};
+use crate::ops::Context;
 use crate::settings::parse_duration;
 
 #[derive(Debug, Subcommand)]
 pub enum UserCommand {
+    /// List every account with its number of clients.
+    List,
+    /// Delete an account with all its clients, recordings and photos.
+    Delete {
+        /// The account's email.
+        email: String,
+    },
     /// Print a one-time password-reset link, for when email is not set up.
     ResetPassword {
         /// The account's email.
@@ -23,33 +31,24 @@ pub enum UserCommand {
 }
 
 pub fn run(data_dir: &DataDir, command: UserCommand) -> anyhow::Result<i32> {
-    match command {
+    let (request, context): (Request, Box<dyn FnOnce() -> Context>) = match command {
+        UserCommand::List => (Request::UserList, Box::new(default_context)),
+        UserCommand::Delete { email } => (Request::UserDelete { email }, Box::new(default_context)),
         UserCommand::ResetPassword { email, public_url, reset_ttl } => {
             let email = normalise_email(&email);
             if !is_email(&email) {
                 anyhow::bail!("'{email}' is not an email address");
             }
-            let link = match reach(data_dir, &Request::ResetLink { email: email.clone() })? {
-                Target::Server(Response::ResetLink { link }) => link,
-                Target::Server(other) => anyhow::bail!("unexpected answer from the server: {other:?}"),
-                Target::Direct(store) => {
-                    let base = public_url.map(|u| u.trim_end_matches('/').to_owned()).unwrap_or_else(default_public_url);
-                    crate::ops::reset_link(&store, &email, &base, reset_ttl)?.map(|(_, link)| link)
-                }
+            let context = move || match public_url {
+                Some(url) => Context { public_url: url.trim_end_matches('/').to_owned(), reset_ttl },
+                None => Context { reset_ttl, ..default_context() },
             };
-            match link {
-                Some(link) => {
-                    println!("{link}");
-                    Ok(0)
-                }
-                None => anyhow::bail!("no account has the email {email}"),
-            }
+            (Request::ResetLink { email: email.clone() }, Box::new(context))
         }
+    };
+    match remote::run(data_dir, request, context)? {
+        Response::ResetLink { link: None } => anyhow::bail!("no account has that email"),
+        response => remote::print(&response),
     }
-}
-
-/// What `debrief serve` with its defaults would use as its public URL.
-fn default_public_url() -> String {
-    let urls = crate::lan::Urls::for_bound(([0, 0, 0, 0], 8443).into(), "https");
-    urls.for_phones().unwrap_or(&urls.local).to_owned()
+    Ok(0)
 }

@@ -3,7 +3,8 @@
 //! redb lets one process open the database file. While `debrief serve` runs,
 //! commands such as `debrief doctor` send it one JSON request on a Unix
 //! socket in the data directory (owner-only) and read one JSON response;
-//! when no server runs they open the file themselves.
+//! when no server runs they open the file themselves and run the same
+//! operation (`ops::run`).
 
 mod client;
 mod listener;
@@ -13,6 +14,8 @@ use serde::{Deserialize, Serialize};
 pub use client::call;
 pub use listener::{ControlHandler, serve};
 
+use crate::domain::template::EmailTemplate;
+
 /// Requests are one JSON object on one line.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(tag = "op", rename_all = "snake_case")]
@@ -20,6 +23,18 @@ pub enum Request {
     Status,
     /// A one-time password-reset link for an account (normalised email).
     ResetLink { email: String },
+    AdminCreate { username: String, password: String },
+    AdminList,
+    AdminPasswd { username: String, password: String },
+    AdminDelete { username: String },
+    UserList,
+    UserDelete { email: String },
+    TemplateShow,
+    TemplateSet { field: String, value: String },
+    TemplatePut { template: EmailTemplate },
+    TemplateReset,
+    /// A consistent copy of the database, written by the server to `path`.
+    Backup { path: String },
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -28,7 +43,20 @@ pub enum Response {
     Status(ServerStatus),
     /// `None`: no account has that email.
     ResetLink { link: Option<String> },
+    Done { message: String },
+    Admins { usernames: Vec<String> },
+    Users { users: Vec<UserLine> },
+    Template { template: EmailTemplate },
     Error { message: String },
+}
+
+/// A user as `debrief user list` prints it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct UserLine {
+    pub id: u64,
+    pub email: String,
+    pub name: String,
+    pub clients: usize,
 }
 
 /// What a running server says about itself.

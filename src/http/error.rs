@@ -83,7 +83,18 @@ impl From<StoreError> for AppError {
         match e {
             StoreError::EmailTaken => Self::conflict("An account with this email already exists"),
             StoreError::NotFound => Self::not_found("Not found"),
+            StoreError::Exists(message) => Self::conflict(message),
             other => Self::internal(other),
+        }
+    }
+}
+
+impl From<crate::ops::OpError> for AppError {
+    fn from(e: crate::ops::OpError) -> Self {
+        match e {
+            crate::ops::OpError::Invalid(errors) => Self::invalid(errors),
+            crate::ops::OpError::Store(e) => e.into(),
+            crate::ops::OpError::Failed(message) => Self::bad_request(message),
         }
     }
 }

@@ -1,5 +1,6 @@
 //! HTTP handlers, one module per resource, and the route table.
 
+mod admin;
 pub mod assets;
 mod auth;
 mod blob;
@@ -56,6 +57,7 @@ pub fn service(state: AppState, assets: AssetSource) -> Service {
         .push(Router::with_path("auth/logout").post(auth::logout))
         .push(Router::with_path("auth/reset-password").post(reset::request))
         .push(Router::with_path("auth/reset-password/confirm").post(reset::confirm))
+        .push(admin::router())
         .push(signed_in)
         .push(Router::with_path("{**rest}").goal(api_not_found));
     let router = Router::new()

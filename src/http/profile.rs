@@ -19,7 +19,7 @@ pub async fn update(req: &mut Request, depot: &mut Depot) -> AppResult<Json<User
     let state = state(depot)?.clone();
     let me = signed_in(depot)?.clone();
     let changes = json::<ProfileInput>(req, SMALL).await?.parse().map_err(AppError::invalid)?;
-    let user = state.store.run(move |s| s.update_profile(me.user.id, changes, &me.token)).await?;
+    let user = state.store.run(move |s| s.update_profile(me.user.id, changes, Some(&me.token))).await?;
     Ok(Json(User::from(&user)))
 }
 

@@ -18,6 +18,8 @@ pub struct AppState {
     pub settings: Arc<Settings>,
     /// Failed sign-ins per client address and per account.
     pub login_throttle: Throttle,
+    /// Failed admin sign-ins, counted more strictly than users'.
+    pub admin_throttle: Throttle,
     /// Follow-up emails per client, so a double tap sends one.
     pub send_throttle: Throttle,
     /// Where emailed links point (`--public-url`, or the LAN URL).

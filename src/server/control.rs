@@ -1,15 +1,17 @@
-//! What the running server answers on the control socket.
+//! What the running server answers on the control socket: its status, and
+//! every other request through the same operations the CLI runs itself
+//! when no server is running.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use crate::control::{ControlHandler, Request, Response, ServerStatus};
 use crate::lan::Urls;
+use crate::ops::Context;
 use crate::store::Store;
 
 pub(super) struct ControlSource {
     store: Store,
-    public_url: String,
-    reset_ttl: Duration,
+    context: std::sync::Arc<Context>,
     url: String,
     lan_urls: Vec<String>,
     tls: String,
@@ -17,15 +19,15 @@ pub(super) struct ControlSource {
 }
 
 impl ControlSource {
-    pub(super) fn new(store: Store, urls: &Urls, tls: String, public_url: String, reset_ttl: Duration) -> Self {
-        Self { store, public_url, reset_ttl, url: urls.local.clone(), lan_urls: urls.lan.clone(), tls, started: Instant::now() }
+    pub(super) fn new(store: Store, urls: &Urls, tls: String, context: Context) -> Self {
+        Self { store, context: std::sync::Arc::new(context), url: urls.local.clone(), lan_urls: urls.lan.clone(), tls, started: Instant::now() }
     }
 }
 
 impl ControlHandler for ControlSource {
     async fn handle(&self, request: Request) -> Response {
-        match request {
-            Request::Status => match self.store.run(|s| s.schema_version()).await {
+        if let Request::Status = request {
+            return match self.store.run(|s| s.schema_version()).await {
                 Ok(schema_version) => Response::Status(ServerStatus {
                     pid: std::process::id(),
                     version: env!("CARGO_PKG_VERSION").to_owned(),
@@ -36,14 +38,11 @@ impl ControlHandler for ControlSource {
                     uptime_secs: self.started.elapsed().as_secs(),
                 }),
                 Err(e) => Response::Error { message: e.to_string() },
-            },
-            Request::ResetLink { email } => {
-                let (base, ttl) = (self.public_url.clone(), self.reset_ttl);
-                match self.store.run(move |s| crate::ops::reset_link(s, &email, &base, ttl)).await {
-                    Ok(found) => Response::ResetLink { link: found.map(|(_, link)| link) },
-                    Err(e) => Response::Error { message: e.to_string() },
-                }
-            }
+            };
         }
+        let context = self.context.clone();
+        // Operations hash passwords and write: off the async executor.
+        let answer = self.store.run(move |s| Ok(crate::ops::run(s, &context, request))).await;
+        answer.unwrap_or_else(|e| Response::Error { message: e.to_string() })
     }
 }

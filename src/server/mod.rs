@@ -87,6 +87,7 @@ pub async fn run(options: ServeOptions) -> anyhow::Result<()> {
         passwords: Passwords::new(settings.hash_concurrency),
         mailer: mailer.clone(),
         login_throttle: Throttle::new(settings.login_max_failures, settings.login_window),
+        admin_throttle: Throttle::new(settings.admin_login_max_failures, settings.login_window),
         send_throttle: Throttle::new(1, settings.send_window),
         secure_cookies: public_url.starts_with("https://"),
         public_url,
@@ -94,7 +95,8 @@ pub async fn run(options: ServeOptions) -> anyhow::Result<()> {
         ca_cert: matches!(options.tls, TlsMode::LocalCa).then(|| LocalCa::new(data_dir.tls_dir()).ca_cert_path()),
         settings: Arc::new(settings),
     };
-    let control = control::ControlSource::new(store.clone(), &urls, tls_label.clone(), state.public_url.clone(), state.settings.reset_ttl);
+    let context = crate::ops::Context { public_url: state.public_url.clone(), reset_ttl: state.settings.reset_ttl };
+    let control = control::ControlSource::new(store.clone(), &urls, tls_label.clone(), context);
     let housekeeping = housekeeping::start(state.clone(), crate::mail::outbox_dir(data_dir.root()));
     let service = crate::http::service(state, options.assets);
     let server = match acceptor {

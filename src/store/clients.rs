@@ -58,6 +58,27 @@ impl Store {
         found.filter(|c| c.owner == owner).ok_or(StoreError::NotFound)
     }
 
+    /// Every client of every user, newest first: for administrators.
+    pub fn all_clients(&self) -> StoreResult<Vec<ClientRecord>> {
+        let tx = self.read()?;
+        let table = tx.open_table(CLIENTS)?;
+        let mut clients = Vec::new();
+        for entry in table.iter()? {
+            clients.push(decode::<ClientRecord>(entry?.1.value())?);
+        }
+        clients.sort_by(|a, b| b.created_at.cmp(&a.created_at).then(b.id.cmp(&a.id)));
+        Ok(clients)
+    }
+
+    /// Whose client `id` is, so an administrator can act through the same
+    /// owner-checked calls as the owner.
+    pub fn owner_of(&self, id: ClientId) -> StoreResult<UserId> {
+        let tx = self.read()?;
+        let table = tx.open_table(CLIENTS)?;
+        let found: Option<ClientRecord> = table.get(id)?.map(|v| decode(v.value())).transpose()?;
+        found.map(|c| c.owner).ok_or(StoreError::NotFound)
+    }
+
     /// The owner's clients, newest first (then by id, descending).
     pub fn clients(&self, owner: UserId) -> StoreResult<Vec<ClientRecord>> {
         let tx = self.read()?;
@@ -106,11 +127,7 @@ impl Store {
     pub fn delete_client(&self, owner: UserId, id: ClientId) -> StoreResult<()> {
         let tx = self.write()?;
         let client = owned(&tx, owner, id)?;
-        for blob in client.photo.into_iter().chain(client.recording.map(|r| r.blob)) {
-            delete_blob(&tx, blob)?;
-        }
-        tx.open_table(CLIENTS)?.remove(id)?;
-        tx.open_table(CLIENTS_BY_OWNER)?.remove((owner, id))?;
+        remove_client(&tx, &client)?;
         tx.open_table(IDEMPOTENCY)?.retain(|(key_owner, _), client| key_owner != owner || client != id)?;
         tx.commit()?;
         Ok(())
@@ -148,6 +165,32 @@ impl Store {
         tx.commit()?;
         Ok(client)
     }
+}
+
+fn remove_client(tx: &WriteTransaction, client: &ClientRecord) -> StoreResult<()> {
+    for blob in client.photo.into_iter().chain(client.recording.as_ref().map(|r| r.blob)) {
+        delete_blob(tx, blob)?;
+    }
+    tx.open_table(CLIENTS)?.remove(client.id)?;
+    tx.open_table(CLIENTS_BY_OWNER)?.remove((client.owner, client.id))?;
+    Ok(())
+}
+
+/// Removes every client of `owner`, inside the caller's transaction.
+pub(super) fn delete_clients_of(tx: &WriteTransaction, owner: UserId) -> StoreResult<()> {
+    let ids: Vec<ClientId> = {
+        let index = tx.open_table(CLIENTS_BY_OWNER)?;
+        let mut ids = Vec::new();
+        for entry in index.range((owner, 0)..=(owner, u64::MAX))? {
+            ids.push(entry?.0.value().1);
+        }
+        ids
+    };
+    for id in ids {
+        remove_client(tx, &owned(tx, owner, id)?)?;
+    }
+    tx.open_table(IDEMPOTENCY)?.retain(|(key_owner, _), _| key_owner != owner)?;
+    Ok(())
 }
 
 fn owned(tx: &WriteTransaction, owner: UserId, id: ClientId) -> StoreResult<ClientRecord> {

@@ -6,7 +6,7 @@ use super::meta::{self, SCHEMA_VERSION};
 use super::{StoreError, StoreResult};
 
 /// Step `n` takes a file from schema `n` to `n + 1`.
-const STEPS: [fn(&WriteTransaction) -> StoreResult<()>; SCHEMA_VERSION as usize] = [create_tables, create_client_tables, create_template_table];
+const STEPS: [fn(&WriteTransaction) -> StoreResult<()>; SCHEMA_VERSION as usize] = [create_tables, create_client_tables, create_template_table, create_admin_tables];
 
 pub(super) fn run(db: &Database) -> StoreResult<()> {
     let tx = db.begin_write()?;
@@ -54,5 +54,12 @@ fn create_client_tables(tx: &WriteTransaction) -> StoreResult<()> {
 /// Version 3: the follow-up email template.
 fn create_template_table(tx: &WriteTransaction) -> StoreResult<()> {
     tx.open_table(super::tables::TEMPLATES)?;
+    Ok(())
+}
+
+/// Version 4: administrators and their sessions.
+fn create_admin_tables(tx: &WriteTransaction) -> StoreResult<()> {
+    tx.open_table(super::tables::ADMINS)?;
+    tx.open_table(super::tables::ADMIN_SESSIONS)?;
     Ok(())
 }

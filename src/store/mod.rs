@@ -4,6 +4,8 @@
 //! writes and scans through [`Store::run`], which moves them to the blocking
 //! thread pool.
 
+mod admins;
+mod maintenance;
 mod blobs;
 mod clients;
 mod codec;
@@ -21,6 +23,8 @@ use std::sync::Arc;
 
 use redb::{Database, ReadableDatabase};
 
+pub use admins::{AdminRecord, AdminSessionRecord};
+pub use maintenance::{check_integrity, compact, restore};
 pub use blobs::{Blob, BlobInfo, CHUNK};
 pub use clients::IDEMPOTENCY_KEY_MAX;
 pub use meta::SCHEMA_VERSION;
@@ -43,6 +47,9 @@ pub enum StoreError {
     /// The record does not exist, or is not the caller's.
     #[error("no such record")]
     NotFound,
+    /// A record with that name exists already.
+    #[error("{0}")]
+    Exists(String),
 }
 
 macro_rules! store_error_from {

@@ -12,6 +12,11 @@ struct ResetRecord {
     expire: i64,
 }
 
+pub(super) fn delete_resets_of(tx: &redb::WriteTransaction, user: UserId) -> StoreResult<()> {
+    tx.open_table(RESET_TOKENS)?.retain(|_, v| decode::<ResetRecord>(v).is_ok_and(|r| r.user_id != user))?;
+    Ok(())
+}
+
 impl Store {
     pub fn create_reset_token(&self, token: &TokenHash, user_id: UserId, expire: i64) -> StoreResult<()> {
         let tx = self.write()?;

@@ -29,3 +29,7 @@ pub(super) const CLIENTS_BY_OWNER: TableDefinition<(u64, u64), ()> = TableDefini
 pub(super) const IDEMPOTENCY: TableDefinition<(u64, &str), u64> = TableDefinition::new("idempotency");
 /// template name → email template (one, `default`, for now).
 pub(super) const TEMPLATES: TableDefinition<&str, &[u8]> = TableDefinition::new("templates");
+/// username → admin record.
+pub(super) const ADMINS: TableDefinition<&str, &[u8]> = TableDefinition::new("admins");
+/// hash of the admin session token → admin session record.
+pub(super) const ADMIN_SESSIONS: TableDefinition<&[u8], &[u8]> = TableDefinition::new("admin_sessions");

@@ -43,9 +43,20 @@ impl Store {
         tx.open_table(USERS)?.get(id)?.map(|v| decode(v.value())).transpose()
     }
 
+    /// Every account, by id.
+    pub fn users(&self) -> StoreResult<Vec<UserRecord>> {
+        let tx = self.read()?;
+        let table = tx.open_table(USERS)?;
+        let mut users = Vec::new();
+        for entry in table.iter()? {
+            users.push(decode(entry?.1.value())?);
+        }
+        Ok(users)
+    }
+
     /// Changes the profile. A changed email must be free, and signs the
-    /// user out everywhere but `current_session`.
-    pub fn update_profile(&self, id: UserId, update: ProfileUpdate, current_session: &TokenHash) -> StoreResult<UserRecord> {
+    /// user out everywhere but `keep` (the session making the change).
+    pub fn update_profile(&self, id: UserId, update: ProfileUpdate, keep: Option<&TokenHash>) -> StoreResult<UserRecord> {
         let tx = self.write()?;
         let mut user = get_user(&tx, id)?;
         if update.email != user.email {
@@ -56,7 +67,7 @@ impl Store {
             by_email.remove(user.email.as_str())?;
             by_email.insert(update.email.as_str(), id)?;
             drop(by_email);
-            sessions::revoke_user_sessions(&tx, id, Some(current_session))?;
+            sessions::revoke_user_sessions(&tx, id, keep)?;
         }
         user.first_name = update.first_name;
         user.last_name = update.last_name;
@@ -76,6 +87,26 @@ impl Store {
         set_password_in(&tx, id, password_hash, keep)?;
         tx.commit()?;
         Ok(())
+    }
+}
+
+impl Store {
+    /// Removes an account with everything that is theirs: clients with
+    /// their photos and recordings, profile picture, sessions and reset
+    /// links, in one transaction.
+    pub fn delete_user(&self, id: UserId) -> StoreResult<UserRecord> {
+        let tx = self.write()?;
+        let user = get_user(&tx, id)?;
+        super::clients::delete_clients_of(&tx, id)?;
+        if let Some(avatar) = user.avatar {
+            super::blobs::delete_blob(&tx, avatar)?;
+        }
+        sessions::revoke_user_sessions(&tx, id, None)?;
+        super::resets::delete_resets_of(&tx, id)?;
+        tx.open_table(USERS_BY_EMAIL)?.remove(user.email.as_str())?;
+        tx.open_table(USERS)?.remove(id)?;
+        tx.commit()?;
+        Ok(user)
     }
 }
 

@@ -8,6 +8,8 @@ use crate::harness::client;
 pub struct Browser {
     pub base: String,
     pub cookie: Option<String>,
+    /// Another cookie sent as is (the admin session's).
+    pub extra_cookie: Option<String>,
     pub origin: Option<String>,
 }
 
@@ -20,7 +22,7 @@ pub struct Reply {
 
 impl Browser {
     pub fn new(base: &str) -> Self {
-        Self { base: base.to_owned(), cookie: None, origin: Some(base.to_owned()) }
+        Self { base: base.to_owned(), cookie: None, extra_cookie: None, origin: Some(base.to_owned()) }
     }
 
     pub fn get(&mut self, path: &str) -> Reply {
@@ -42,8 +44,10 @@ impl Browser {
     pub fn call(&mut self, method: &str, path: &str, body: Option<Value>) -> Reply {
         let url = format!("{}{path}", self.base);
         let mut req = ureq::http::Request::builder().method(method).uri(&url);
-        if let Some(cookie) = &self.cookie {
-            req = req.header("Cookie", format!("debrief_session={cookie}"));
+        let cookies: Vec<String> =
+            self.cookie.iter().map(|c| format!("debrief_session={c}")).chain(self.extra_cookie.clone()).collect();
+        if !cookies.is_empty() {
+            req = req.header("Cookie", cookies.join("; "));
         }
         if let Some(origin) = &self.origin {
             req = req.header("Origin", origin);

@@ -6,6 +6,7 @@ mod harness;
 mod smtp;
 
 mod accounts;
+mod admin;
 mod clients;
 mod follow_up;
 mod instance;

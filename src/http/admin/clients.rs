@@ -1,0 +1,58 @@
+use salvo::prelude::*;
+use serde::Serialize;
+
+use super::AdminSession;
+use crate::domain::client::{Client, ClientInput, Texts};
+use crate::http::auth::Message;
+use crate::http::body::{SMALL, json};
+use crate::http::clients::{client_id, not_found_as_client};
+use crate::http::error::{AppError, AppResult};
+use crate::http::state::state;
+
+/// A client with the email of the user who created it.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AdminClient {
+    #[serde(flatten)]
+    client: Client,
+    created_by_email: Option<String>,
+}
+
+/// `GET /api/admin/clients`: every user's clients, newest first.
+#[handler]
+pub async fn list(depot: &mut Depot) -> AppResult<Json<Vec<AdminClient>>> {
+    AdminSession::of(depot)?;
+    let state = state(depot)?.clone();
+    let (clients, users) = state.store.run(|s| Ok((s.all_clients()?, s.users()?))).await?;
+    let email_of = |owner| users.iter().find(|u| u.id == owner).map(|u| u.email.clone());
+    Ok(Json(clients.iter().map(|c| AdminClient { client: Client::from(c), created_by_email: email_of(c.owner) }).collect()))
+}
+
+/// `PUT /api/admin/clients/{id}` `{name, email, phone, company, position}`,
+/// validated like the owner's form, through the owner-checked store call.
+#[handler]
+pub async fn update(req: &mut Request, depot: &mut Depot) -> AppResult<Json<Client>> {
+    AdminSession::of(depot)?;
+    let state = state(depot)?.clone();
+    let id = client_id(req)?;
+    let details = json::<ClientInput>(req, SMALL).await?.parse().map_err(AppError::invalid)?;
+    let client = state
+        .store
+        .run(move |s| {
+            let owner = s.owner_of(id)?;
+            s.update_client(owner, id, details, Texts::default())
+        })
+        .await
+        .map_err(not_found_as_client)?;
+    Ok(Json(Client::from(&client)))
+}
+
+/// `DELETE /api/admin/clients/{id}`: with its photo and recording.
+#[handler]
+pub async fn delete(req: &mut Request, depot: &mut Depot) -> AppResult<Json<Message>> {
+    AdminSession::of(depot)?;
+    let state = state(depot)?.clone();
+    let id = client_id(req)?;
+    state.store.run(move |s| s.delete_client(s.owner_of(id)?, id)).await.map_err(not_found_as_client)?;
+    Ok(Json(Message { message: "Client deleted" }))
+}

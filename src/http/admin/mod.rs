@@ -1,0 +1,92 @@
+//! The administrator's API. Every route below `/api/admin` but the login
+//! sits behind [`require_admin`], and each handler starts from
+//! [`AdminSession`], which only that hoop creates: a handler cannot be
+//! reached, or written, without an admin's live session.
+
+mod clients;
+mod login;
+mod template;
+mod users;
+
+use salvo::http::cookie::{Cookie, SameSite};
+use salvo::prelude::*;
+
+use super::error::{AppError, AppResult};
+use super::state::{AppState, state};
+use crate::auth::Token;
+use crate::clock::now_ms;
+
+pub const COOKIE: &str = "debrief_admin";
+
+/// Proof of a live admin session, read from the store on this request (a
+/// deleted admin's session stops working at once).
+#[derive(Clone)]
+pub struct AdminSession {
+    pub username: String,
+}
+
+impl AdminSession {
+    /// The session [`require_admin`] established for this request.
+    pub fn of(depot: &Depot) -> AppResult<&AdminSession> {
+        depot.get_typed::<AdminSession>().map_err(|_| AppError::unauthorized("Admin sign-in required"))
+    }
+}
+
+pub fn router() -> Router {
+    Router::with_path("admin")
+        .push(Router::with_path("login").post(login::login))
+        .push(Router::with_path("logout").post(login::logout))
+        .push(
+            Router::new()
+                .hoop(require_admin)
+                .push(Router::with_path("session").get(login::session))
+                .push(Router::with_path("users").get(users::list))
+                .push(Router::with_path("users/{id}").put(users::update).delete(users::delete))
+                .push(Router::with_path("clients").get(clients::list))
+                .push(Router::with_path("clients/{id}").put(clients::update).delete(clients::delete))
+                .push(Router::with_path("email-template").get(template::read).put(template::update)),
+        )
+}
+
+/// 401 without an admin session; 403 for a signed-in user who is no admin.
+#[handler]
+async fn require_admin(req: &mut Request, depot: &mut Depot, res: &mut Response, ctrl: &mut FlowCtrl) {
+    match admin_of(req, depot).await {
+        Ok(session) => {
+            depot.insert_typed(session);
+        }
+        Err(e) => {
+            res.render(e);
+            ctrl.skip_rest();
+        }
+    }
+}
+
+async fn admin_of(req: &Request, depot: &Depot) -> AppResult<AdminSession> {
+    let state = state(depot)?.clone();
+    let token = req.cookie(COOKIE).and_then(|c| Token::from_client(c.value())).map(|t| t.hash());
+    if let Some(token) = token {
+        let idle = now_ms() + state.settings.admin_idle.as_millis() as i64;
+        if let Some(admin) = state.store.run(move |s| s.admin_session(&token, now_ms(), idle)).await? {
+            return Ok(AdminSession { username: admin.username });
+        }
+    }
+    if super::session::from_cookie(req, &state).await?.is_some() {
+        return Err(AppError::forbidden("Administrators only"));
+    }
+    Err(AppError::unauthorized("Admin sign-in required"))
+}
+
+fn set_cookie(res: &mut Response, state: &AppState, token: &Token) {
+    let max_age = salvo::http::cookie::time::Duration::seconds(state.settings.admin_max_age.as_secs() as i64);
+    res.add_cookie(cookie(state, token.as_str().to_owned()).max_age(max_age).build());
+}
+
+fn clear_cookie(res: &mut Response, state: &AppState) {
+    res.add_cookie(cookie(state, String::new()).max_age(salvo::http::cookie::time::Duration::ZERO).build());
+}
+
+/// Strict: the admin cookie never rides along a request started elsewhere.
+fn cookie(state: &AppState, value: String) -> salvo::http::cookie::CookieBuilder<'static> {
+    Cookie::build((COOKIE, value)).http_only(true).same_site(SameSite::Strict).path("/").secure(state.secure_cookies)
+}

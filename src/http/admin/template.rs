@@ -1,0 +1,25 @@
+use salvo::prelude::*;
+
+use super::AdminSession;
+use crate::domain::template::{EmailTemplate, TemplateInput};
+use crate::http::body::{SMALL, json};
+use crate::http::error::AppResult;
+use crate::http::state::state;
+
+/// `GET /api/admin/email-template`.
+#[handler]
+pub async fn read(depot: &mut Depot) -> AppResult<Json<EmailTemplate>> {
+    AdminSession::of(depot)?;
+    let state = state(depot)?.clone();
+    Ok(Json(state.store.run(|s| s.template()).await?))
+}
+
+/// `PUT /api/admin/email-template`: merges the form's fields into the
+/// stored template; it stays `default`.
+#[handler]
+pub async fn update(req: &mut Request, depot: &mut Depot) -> AppResult<Json<EmailTemplate>> {
+    AdminSession::of(depot)?;
+    let state = state(depot)?.clone();
+    let input: TemplateInput = json(req, SMALL * 2).await?;
+    Ok(Json(state.store.run(move |s| Ok(crate::ops::templates::apply(s, input))).await??))
+}

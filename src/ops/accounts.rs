@@ -1,0 +1,47 @@
+//! User accounts, as administrators and the CLI handle them.
+
+use std::time::Duration;
+
+use super::{OpError, OpResult};
+use crate::auth::Token;
+use crate::clock::now_ms;
+use crate::control::UserLine;
+use crate::domain::text::normalise_email;
+use crate::domain::user::{ProfileInput, UserId, UserRecord};
+use crate::store::{Store, StoreResult};
+
+/// A single-use password-reset link for the account with `email`
+/// (normalised), valid for `ttl`; `None` when no account has that email.
+pub fn reset_link(store: &Store, email: &str, base_url: &str, ttl: Duration) -> StoreResult<Option<(UserRecord, String)>> {
+    let Some(user) = store.user_by_email(email)? else { return Ok(None) };
+    let token = Token::generate();
+    store.create_reset_token(&token.hash(), user.id, now_ms() + ttl.as_millis() as i64)?;
+    let link = format!("{base_url}/reset-password?token={}", token.as_str());
+    Ok(Some((user, link)))
+}
+
+/// Every account with its number of clients.
+pub fn list(store: &Store) -> OpResult<Vec<UserLine>> {
+    let users = store.users()?;
+    let mut lines = Vec::with_capacity(users.len());
+    for user in &users {
+        let mut line = UserLine::from(user);
+        line.clients = store.clients(user.id)?.len();
+        lines.push(line);
+    }
+    Ok(lines)
+}
+
+pub fn delete_by_email(store: &Store, email: &str) -> OpResult<UserRecord> {
+    let user = store.user_by_email(&normalise_email(email))?.ok_or_else(|| OpError::Failed(format!("no account has the email {email}")))?;
+    Ok(store.delete_user(user.id)?)
+}
+
+/// An administrator's edit, validated like the user's own profile form; the
+/// LinkedIn address is kept. A changed email signs the user out everywhere.
+pub fn update_by_admin(store: &Store, id: UserId, mut input: ProfileInput) -> OpResult<UserRecord> {
+    let current = store.user(id)?.ok_or(crate::store::StoreError::NotFound)?;
+    input.linkedin_url = current.linkedin_url.clone();
+    let update = input.parse().map_err(OpError::Invalid)?;
+    Ok(store.update_profile(id, update, None)?)
+}

@@ -1,0 +1,73 @@
+//! Operations that the HTTP handlers, the control socket and the CLI share:
+//! each is one function over the store, so there is never a second copy.
+//! [`run`] answers a control request with them, both in the server (for a
+//! CLI command while it runs) and in the CLI (when no server runs).
+
+pub mod accounts;
+pub mod admins;
+pub mod templates;
+
+use std::time::Duration;
+
+use crate::control::{Request, Response, UserLine};
+use crate::domain::FieldError;
+use crate::store::{Store, StoreError};
+
+/// What an operation needs beyond the store.
+pub struct Context {
+    /// Base of emailed and printed links.
+    pub public_url: String,
+    pub reset_ttl: Duration,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum OpError {
+    #[error("{}", .0.iter().map(|e| format!("{}: {}", e.field, e.message)).collect::<Vec<_>>().join("; "))]
+    Invalid(Vec<FieldError>),
+    #[error("{0}")]
+    Store(#[from] StoreError),
+    #[error("{0}")]
+    Failed(String),
+}
+
+pub type OpResult<T> = Result<T, OpError>;
+
+/// Answers one control request against `store`.
+pub fn run(store: &Store, context: &Context, request: Request) -> Response {
+    let done = |message: String| Response::Done { message };
+    let outcome: OpResult<Response> = match request {
+        Request::Status => Err(OpError::Failed("status is answered by a running server only".into())),
+        Request::ResetLink { email } => accounts::reset_link(store, &email, &context.public_url, context.reset_ttl)
+            .map(|found| Response::ResetLink { link: found.map(|(_, link)| link) })
+            .map_err(OpError::from),
+        Request::AdminCreate { username, password } => {
+            admins::create(store, &username, &password).map(|()| done(format!("admin {username} created")))
+        }
+        Request::AdminList => admins::list(store).map(|usernames| Response::Admins { usernames }),
+        Request::AdminPasswd { username, password } => {
+            admins::set_password(store, &username, &password).map(|()| done(format!("password of admin {username} changed")))
+        }
+        Request::AdminDelete { username } => admins::delete(store, &username).map(|()| done(format!("admin {username} deleted"))),
+        Request::UserList => accounts::list(store).map(|users| Response::Users { users }),
+        Request::UserDelete { email } => {
+            accounts::delete_by_email(store, &email).map(|user| done(format!("user {} deleted with their clients", user.email)))
+        }
+        Request::TemplateShow => store.template().map(|template| Response::Template { template }).map_err(OpError::from),
+        Request::TemplateSet { field, value } => {
+            templates::set_field(store, &field, &value).map(|template| Response::Template { template })
+        }
+        Request::TemplatePut { template } => templates::put(store, &template).map(|template| Response::Template { template }),
+        Request::TemplateReset => templates::reset(store).map(|template| Response::Template { template }),
+        Request::Backup { path } => store
+            .backup(std::path::Path::new(&path))
+            .map(|()| done(format!("backup written to {path}")))
+            .map_err(OpError::from),
+    };
+    outcome.unwrap_or_else(|e| Response::Error { message: e.to_string() })
+}
+
+impl From<&crate::domain::user::UserRecord> for UserLine {
+    fn from(u: &crate::domain::user::UserRecord) -> Self {
+        Self { id: u.id, email: u.email.clone(), name: format!("{} {}", u.first_name, u.last_name), clients: 0 }
+    }
+}

@@ -1,0 +1,105 @@
+//! Keeping the file healthy: a consistent backup taken from one read
+//! transaction while the server keeps serving, a restore that swaps the file
+//! atomically, the integrity check, and compaction (redb does not shrink
+//! its file after deletes by itself).
+
+use std::path::Path;
+
+use redb::{Database, Key, MultimapTableDefinition, ReadTransaction, ReadableDatabase, ReadableMultimapTable, ReadableTable, TableDefinition, Value, WriteTransaction};
+
+use super::tables::*;
+use super::{Store, StoreError, StoreResult, meta};
+
+impl Store {
+    /// Writes every table, as of one moment, to a new database at `path`.
+    pub fn backup(&self, path: &Path) -> StoreResult<()> {
+        let partial = path.with_extension("partial");
+        let _ = std::fs::remove_file(&partial);
+        let out = Database::create(&partial)?;
+        let from = self.read()?;
+        let to = out.begin_write()?;
+        copy(&from, &to, META)?;
+        copy(&from, &to, USERS)?;
+        copy(&from, &to, USERS_BY_EMAIL)?;
+        copy(&from, &to, SESSIONS)?;
+        copy_multimap(&from, &to, SESSIONS_BY_USER)?;
+        copy(&from, &to, RESET_TOKENS)?;
+        copy(&from, &to, OUTBOX)?;
+        copy(&from, &to, BLOB_META)?;
+        copy(&from, &to, BLOB_CHUNKS)?;
+        copy(&from, &to, CLIENTS)?;
+        copy(&from, &to, CLIENTS_BY_OWNER)?;
+        copy(&from, &to, IDEMPOTENCY)?;
+        copy(&from, &to, TEMPLATES)?;
+        copy(&from, &to, ADMINS)?;
+        copy(&from, &to, ADMIN_SESSIONS)?;
+        to.commit()?;
+        drop(out);
+        std::fs::rename(&partial, path).map_err(|e| StoreError::Corrupt(format!("cannot write {}: {e}", path.display())))?;
+        Ok(())
+    }
+}
+
+fn copy<K: Key + 'static, V: Value + 'static>(from: &ReadTransaction, to: &WriteTransaction, table: TableDefinition<K, V>) -> StoreResult<()> {
+    let source = from.open_table(table)?;
+    let mut target = to.open_table(table)?;
+    for entry in source.iter()? {
+        let (key, value) = entry?;
+        target.insert(key.value(), value.value())?;
+    }
+    Ok(())
+}
+
+fn copy_multimap<K: Key + 'static, V: Key + 'static>(from: &ReadTransaction, to: &WriteTransaction, table: MultimapTableDefinition<K, V>) -> StoreResult<()> {
+    let source = from.open_multimap_table(table)?;
+    let mut target = to.open_multimap_table(table)?;
+    for entry in source.iter()? {
+        let (key, values) = entry?;
+        for value in values {
+            target.insert(key.value(), value?.value())?;
+        }
+    }
+    Ok(())
+}
+
+/// Whether the database file at `path` passes redb's integrity check.
+pub fn check_integrity(path: &Path) -> StoreResult<bool> {
+    let mut db = Database::open(path)?;
+    Ok(db.check_integrity()?)
+}
+
+/// Replaces the database at `target` with the backup at `backup`, after
+/// checking it; the old file is kept beside it as `.before-restore`.
+pub fn restore(backup: &Path, target: &Path) -> StoreResult<()> {
+    if !check_integrity(backup)? {
+        return Err(StoreError::Corrupt(format!("{} fails the integrity check", backup.display())));
+    }
+    {
+        let db = Database::open(backup)?;
+        let tx = db.begin_read()?;
+        let found = meta::schema_version(&tx)?;
+        if found > meta::SCHEMA_VERSION {
+            return Err(StoreError::TooNew { found, known: meta::SCHEMA_VERSION });
+        }
+    }
+    let io = |e: std::io::Error| StoreError::Corrupt(format!("restoring {}: {e}", target.display()));
+    let incoming = target.with_extension("restoring");
+    std::fs::copy(backup, &incoming).map_err(io)?;
+    std::fs::File::open(&incoming).and_then(|f| f.sync_all()).map_err(io)?;
+    if target.exists() {
+        std::fs::rename(target, target.with_extension("before-restore")).map_err(io)?;
+    }
+    std::fs::rename(&incoming, target).map_err(io)?;
+    Ok(())
+}
+
+/// Gives the space of deleted records back to the file system. Needs the
+/// file to itself (no server running).
+pub fn compact(path: &Path) -> StoreResult<u64> {
+    let before = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+    let mut db = Database::open(path)?;
+    while db.compact().map_err(redb::Error::from)? {}
+    drop(db);
+    let after = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+    Ok(before.saturating_sub(after))
+}

@@ -1,0 +1,275 @@
+//! Administration: server-side admins, their API, and the CLI beside a
+//! running server or on the database alone.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use serde_json::json;
+
+use crate::browser::{Browser, signed_in_user, signup_form};
+use crate::harness::{BIN, cli, spawn_app, spawn_app_with, spawn_with, text};
+
+const PASSWORD: &str = "correct horse";
+const ADMIN_PASSWORD: &str = "a long admin passphrase";
+
+/// `debrief admin create --username NAME --password-stdin`.
+fn create_admin(data_dir: &std::path::Path, username: &str) -> std::process::Output {
+    let mut child = Command::new(BIN)
+        .args(["admin", "create", "--username", username, "--password-stdin", "--data-dir"])
+        .arg(data_dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(format!("{ADMIN_PASSWORD}\n").as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn admin_browser(base: &str, username: &str) -> Browser {
+    let mut admin = Browser::new(base);
+    let login = admin.post("/api/admin/login", json!({"username": username, "password": ADMIN_PASSWORD}));
+    assert_eq!(login.status, 200, "{}", login.text);
+    let cookie = login.set_cookie.iter().find(|c| c.starts_with("debrief_admin=")).expect("an admin cookie").clone();
+    assert!(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"), "{cookie}");
+    admin.cookie = None;
+    admin.extra_cookie = Some(format!("debrief_admin={}", cookie.trim_start_matches("debrief_admin=").split(';').next().unwrap()));
+    admin
+}
+
+const ADMIN_ROUTES: [(&str, &str); 10] = [
+    ("GET", "/api/admin/session"),
+    ("GET", "/api/admin/users"),
+    ("PUT", "/api/admin/users/1"),
+    ("DELETE", "/api/admin/users/1"),
+    ("GET", "/api/admin/clients"),
+    ("PUT", "/api/admin/clients/1"),
+    ("DELETE", "/api/admin/clients/1"),
+    ("GET", "/api/admin/email-template"),
+    ("PUT", "/api/admin/email-template"),
+    ("GET", "/api/admin/users"),
+];
+
+#[test]
+fn every_admin_route_is_401_for_anyone_and_403_for_a_user_even_one_who_claims_a_role() {
+    let app = spawn_app();
+    let mut claimer = Browser::new(&app.url);
+    let mut form = signup_form("claimer@example.com", PASSWORD);
+    form["isAdmin"] = json!(true);
+    form["role"] = json!("admin");
+    assert_eq!(claimer.post("/api/auth/signup", form).status, 201);
+    claimer.post("/api/auth/login", json!({"email": "claimer@example.com", "password": PASSWORD}));
+    assert!(claimer.cookie.is_some());
+    let mut anyone = Browser::new(&app.url);
+    for (method, path) in ADMIN_ROUTES {
+        let body = (method != "GET" && method != "DELETE").then(|| json!({}));
+        assert_eq!(anyone.call(method, path, body.clone()).status, 401, "{method} {path} anonymous");
+        let as_user = claimer.call(method, path, body);
+        assert_eq!(as_user.status, 403, "{method} {path} as a user: {}", as_user.text);
+    }
+}
+
+#[test]
+fn an_admin_created_from_the_cli_signs_in_with_the_server_stopped_or_running() {
+    let dir = tempfile::tempdir().unwrap();
+    // Stopped: the CLI opens the database itself (once it exists).
+    let mut first = spawn_with(dir.path(), &["--http"]).unwrap();
+    assert!(first.terminate().success());
+    let out = create_admin(dir.path(), "offline-admin");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+
+    // Running: the CLI goes through the control socket.
+    let app = spawn_with(dir.path(), &["--http"]).unwrap();
+    let out = create_admin(dir.path(), "online-admin");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    for name in ["offline-admin", "online-admin"] {
+        let mut admin = admin_browser(&app.url, name);
+        assert_eq!(admin.get("/api/admin/session").body["username"], name);
+    }
+    let listed = text(&cli(dir.path(), &["admin", "list"]).stdout);
+    assert!(listed.contains("offline-admin") && listed.contains("online-admin"), "{listed}");
+    let again = create_admin(dir.path(), "online-admin");
+    assert!(!again.status.success());
+    assert!(text(&again.stderr).contains("exists already"));
+}
+
+#[test]
+fn a_deleted_admins_session_stops_working_at_once() {
+    let app = spawn_app();
+    assert!(create_admin(&app.data_dir, "leaving").status.success());
+    let mut admin = admin_browser(&app.url, "leaving");
+    assert_eq!(admin.get("/api/admin/users").status, 200);
+    assert!(cli(&app.data_dir, &["admin", "delete", "leaving"]).status.success());
+    assert_eq!(admin.get("/api/admin/users").status, 401);
+}
+
+#[test]
+fn admin_logins_are_throttled_more_strictly_than_users() {
+    let app = spawn_app_with(&["--login-window", "60s"]);
+    assert!(create_admin(&app.data_dir, "boss").status.success());
+    let mut guesser = Browser::new(&app.url);
+    for _ in 0..5 {
+        assert_eq!(guesser.post("/api/admin/login", json!({"username": "boss", "password": "guess"})).status, 401);
+    }
+    let blocked = guesser.post("/api/admin/login", json!({"username": "boss", "password": ADMIN_PASSWORD}));
+    assert_eq!(blocked.status, 429, "{}", blocked.text);
+    let empty = guesser.post("/api/admin/login", json!({"username": "", "password": ""}));
+    assert_eq!(empty.status, 400);
+    assert!(empty.text.contains("Username is required") && empty.text.contains("Password is required"));
+}
+
+#[test]
+fn deleting_a_user_removes_everything_of_theirs() {
+    let mut app = spawn_app();
+    assert!(create_admin(&app.data_dir, "boss").status.success());
+    let mut doomed = signed_in_user(&app.url, "doomed@example.com", PASSWORD);
+    let mut kept = signed_in_user(&app.url, "kept@example.com", PASSWORD);
+    let png = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+    let client = doomed.post("/api/clients", json!({"clientData": {"name": "Gone Client", "email": "g@client.example", "phone": "555 123 4567"}}));
+    let client_id = client.body["id"].as_u64().unwrap();
+    let photo = doomed.post(&format!("/api/clients/{client_id}/photo"), json!({"photo": png}));
+    let photo_blob: u64 = photo.body["photoUrl"].as_str().unwrap().rsplit('=').next().unwrap().parse().unwrap();
+    let avatar = doomed.post("/api/profile/picture", json!({"picture": png}));
+    let avatar_blob: u64 = avatar.body["profileImageUrl"].as_str().unwrap().rsplit('=').next().unwrap().parse().unwrap();
+    kept.post("/api/clients", json!({"clientData": {"name": "Kept Client", "email": "k@client.example", "phone": "555 123 4567"}}));
+    let doomed_id = doomed.get("/api/auth/me").body["id"].as_u64().unwrap();
+
+    let mut admin = admin_browser(&app.url, "boss");
+    assert_eq!(admin.get("/api/admin/users").body.as_array().unwrap().len(), 2);
+    let all = admin.get("/api/admin/clients");
+    assert_eq!(all.body.as_array().unwrap().len(), 2);
+    assert!(all.text.contains("\"createdByEmail\":\"doomed@example.com\""));
+    assert_eq!(admin.delete(&format!("/api/admin/users/{doomed_id}")).status, 200);
+    assert_eq!(doomed.get("/api/auth/me").status, 401, "their sessions end");
+    assert_eq!(admin.get("/api/admin/clients").body.as_array().unwrap().len(), 1);
+
+    assert!(app.terminate().success());
+    let store = debrief::store::Store::open(&app.data_dir.join("debrief.redb")).unwrap();
+    assert!(store.user_by_email("doomed@example.com").unwrap().is_none());
+    assert!(store.clients(doomed_id).unwrap().is_empty());
+    assert!(store.owner_of(client_id).is_err());
+    assert!(store.blob_info(photo_blob).unwrap().is_none(), "the client photo is gone");
+    assert!(store.blob_info(avatar_blob).unwrap().is_none(), "the profile picture is gone");
+    assert_eq!(store.sweep_sessions(i64::MAX).unwrap(), 1, "only the kept user's session is left");
+    assert_eq!(store.all_clients().unwrap().len(), 1);
+}
+
+#[test]
+fn an_admin_edits_are_validated_like_user_input() {
+    let app = spawn_app();
+    assert!(create_admin(&app.data_dir, "boss").status.success());
+    let mut user = signed_in_user(&app.url, "edited@example.com", PASSWORD);
+    let client = user.post("/api/clients", json!({"clientData": {"name": "Jane Doe", "email": "j@client.example", "phone": "555 123 4567"}}));
+    let client_id = client.body["id"].as_u64().unwrap();
+    let user_id = user.get("/api/auth/me").body["id"].as_u64().unwrap();
+    let mut admin = admin_browser(&app.url, "boss");
+
+    let bad = admin.put(&format!("/api/admin/users/{user_id}"), json!({"firstName": "A", "lastName": "Lopez", "email": "nope", "company": "Acme", "position": "Partner"}));
+    assert_eq!(bad.status, 400);
+    assert!(bad.text.contains("First name must be at least 2 characters") && bad.text.contains("Please enter a valid email"));
+    let good = admin.put(&format!("/api/admin/users/{user_id}"), json!({"firstName": "Anabel", "lastName": "Lopez", "email": "edited@example.com", "company": "Acme", "position": "Partner"}));
+    assert_eq!(good.status, 200, "{}", good.text);
+    assert_eq!(user.get("/api/auth/me").body["firstName"], "Anabel");
+
+    let bad = admin.put(&format!("/api/admin/clients/{client_id}"), json!({"name": "J4ne", "email": "j@client.example", "phone": "555 123 4567"}));
+    assert_eq!(bad.status, 400);
+    let good = admin.put(&format!("/api/admin/clients/{client_id}"), json!({"name": "Jane Smith", "email": "j@client.example", "phone": "555 123 4567", "company": "Initech", "position": "CEO"}));
+    assert_eq!(good.status, 200, "{}", good.text);
+    assert_eq!(user.get(&format!("/api/clients/{client_id}")).body["name"], "Jane Smith");
+    assert_eq!(admin.delete(&format!("/api/admin/clients/{client_id}")).status, 200);
+    assert_eq!(user.get(&format!("/api/clients/{client_id}")).status, 404);
+}
+
+#[test]
+fn the_template_set_from_the_cli_while_serving_is_what_the_dashboard_reads() {
+    let app = spawn_app();
+    assert!(create_admin(&app.data_dir, "boss").status.success());
+    let mut admin = admin_browser(&app.url, "boss");
+    assert_eq!(admin.get("/api/admin/email-template").body["fromName"], "Debrief Support");
+
+    let set = cli(&app.data_dir, &["template", "set", "fromName", "Acme Consulting"]);
+    assert!(set.status.success(), "{}", text(&set.stderr));
+    assert_eq!(admin.get("/api/admin/email-template").body["fromName"], "Acme Consulting");
+
+    let refused = cli(&app.data_dir, &["template", "set", "emailTitle", ""]);
+    assert!(!refused.status.success());
+    assert!(text(&refused.stderr).contains("Email title is required"));
+
+    let put = admin.put("/api/admin/email-template", json!({"name": "renamed", "emailTitle": "Notes - [client name]"}));
+    assert_eq!(put.status, 200, "{}", put.text);
+    assert_eq!(put.body["name"], "default", "the template keeps its name");
+    assert_eq!(put.body["fromName"], "Acme Consulting", "fields left out are kept");
+    let shown = text(&cli(&app.data_dir, &["template", "show"]).stdout);
+    assert!(shown.contains("Notes - [client name]"), "{shown}");
+    assert!(cli(&app.data_dir, &["template", "reset"]).status.success());
+    assert_eq!(admin.get("/api/admin/email-template").body["emailTitle"], "Meeting Summary - [client name]");
+}
+
+#[test]
+fn a_backup_taken_under_write_load_restores_every_acknowledged_write() {
+    let app = spawn_app();
+    let base = app.url.clone();
+    let mut writer = signed_in_user(&base, "busy@example.com", PASSWORD);
+    let acknowledged = std::sync::Arc::new(std::sync::Mutex::new(Vec::<u64>::new()));
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let load = {
+        let (acknowledged, stop, cookie) = (acknowledged.clone(), stop.clone(), writer.cookie.clone());
+        let base = base.clone();
+        std::thread::spawn(move || {
+            let mut browser = Browser { cookie, ..Browser::new(&base) };
+            let mut n = 0;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                n += 1;
+                let reply = browser.post("/api/clients", json!({"clientData": {"name": format!("Client {}", "x".repeat(n % 5 + 1)), "email": "c@client.example", "phone": "555 123 4567"}}));
+                if reply.status == 201 {
+                    acknowledged.lock().unwrap().push(reply.body["id"].as_u64().unwrap());
+                }
+            }
+        })
+    };
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let before: Vec<u64> = acknowledged.lock().unwrap().clone();
+    let backup = app.data_dir.join("backup.redb");
+    let out = cli(&app.data_dir, &["backup", backup.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    load.join().unwrap();
+    assert!(!before.is_empty(), "writes happened before the backup");
+
+    let fresh = tempfile::tempdir().unwrap();
+    let restored = cli(fresh.path(), &["restore", backup.to_str().unwrap()]);
+    assert!(restored.status.success(), "{}", text(&restored.stderr));
+    assert!(debrief::store::check_integrity(&fresh.path().join("debrief.redb")).unwrap());
+    let again = spawn_with(fresh.path(), &["--http"]).unwrap();
+    let mut reader = Browser::new(&again.url);
+    assert_eq!(reader.post("/api/auth/login", json!({"email": "busy@example.com", "password": PASSWORD})).status, 200);
+    let ids: Vec<u64> = reader.get("/api/clients").body.as_array().unwrap().iter().map(|c| c["id"].as_u64().unwrap()).collect();
+    for id in &before {
+        assert!(ids.contains(id), "client {id}, acknowledged before the backup, is in it");
+    }
+    assert_eq!(writer.get("/api/auth/me").status, 200, "the server kept serving");
+}
+
+#[test]
+fn restore_and_compact_refuse_while_the_server_runs() {
+    let app = spawn_app();
+    for args in [&["compact"][..], &["restore", "/nonexistent.redb"][..]] {
+        let out = cli(&app.data_dir, args);
+        assert!(!out.status.success());
+        assert!(text(&out.stderr).contains("stop the server first"), "{}", text(&out.stderr));
+    }
+}
+
+#[test]
+fn users_are_listed_and_deleted_from_the_cli_while_serving() {
+    let app = spawn_app();
+    let mut user = signed_in_user(&app.url, "listed@example.com", PASSWORD);
+    user.post("/api/clients", json!({"clientData": {"name": "Jane Doe", "email": "j@client.example", "phone": "555 123 4567"}}));
+    let listed = text(&cli(&app.data_dir, &["user", "list"]).stdout);
+    assert!(listed.contains("listed@example.com") && listed.contains("1 client"), "{listed}");
+    let deleted = cli(&app.data_dir, &["user", "delete", "Listed@Example.com"]);
+    assert!(deleted.status.success(), "{}", text(&deleted.stderr));
+    assert_eq!(user.get("/api/auth/me").status, 401);
+    assert!(!text(&cli(&app.data_dir, &["user", "list"]).stdout).contains("listed@example.com"));
+}
