@@ -55,6 +55,11 @@ impl DataDir {
         self.root.join("tls")
     }
 
+    /// Bytes free for this user on the data directory's file system.
+    pub fn free_bytes(&self) -> Option<u64> {
+        free_bytes(&self.root)
+    }
+
     fn lock_file(&self) -> PathBuf {
         self.root.join("debrief.lock")
     }
@@ -145,3 +150,18 @@ impl std::fmt::Display for AlreadyRunning {
 }
 
 impl std::error::Error for AlreadyRunning {}
+
+/// Bytes free for an unprivileged user on the file system holding `path`.
+pub fn free_bytes(path: &Path) -> Option<u64> {
+    use std::os::unix::ffi::OsStrExt;
+    let path = std::ffi::CString::new(path.as_os_str().as_bytes()).ok()?;
+    let mut stats = std::mem::MaybeUninit::<libc::statvfs>::uninit();
+    // SAFETY: `path` is a valid C string and `stats` is written by statvfs
+    // before it is read, which happens only when the call succeeded.
+    let ok = unsafe { libc::statvfs(path.as_ptr(), stats.as_mut_ptr()) } == 0;
+    ok.then(|| {
+        // SAFETY: statvfs returned 0, so it filled `stats`.
+        let stats = unsafe { stats.assume_init() };
+        u64::from(stats.f_bavail) * u64::from(stats.f_frsize)
+    })
+}

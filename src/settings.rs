@@ -59,6 +59,10 @@ pub struct Settings {
     #[arg(long, env = "DEBRIEF_OUTBOX_RETENTION", default_value = "30d", value_parser = parse_duration, value_name = "DURATION")]
     pub outbox_retention: Duration,
 
+    /// Uploads are refused (507) when they would leave less free disk than this, in bytes.
+    #[arg(long, env = "DEBRIEF_MIN_FREE_DISK", default_value_t = 100_000_000, value_name = "BYTES")]
+    pub min_free_disk: u64,
+
     /// Largest recording accepted, in bytes [default: 3 hours of 16 kHz mono]
     #[arg(long, env = "DEBRIEF_MAX_RECORDING", default_value_t = 400_000_000, value_name = "BYTES")]
     pub max_recording: u64,

@@ -27,6 +27,8 @@ enum State {
     Error,
     Running,
     Stopped,
+    /// Works, but will not for long (disk space).
+    Low,
 }
 
 impl State {
@@ -37,6 +39,7 @@ impl State {
             State::Error => "error",
             State::Running => "running",
             State::Stopped => "stopped",
+            State::Low => "low",
         }
     }
 }
@@ -48,6 +51,12 @@ pub fn run(data_dir: &DataDir) -> anyhow::Result<i32> {
         return Ok(0);
     }
     report.line("data dir", State::Ok, data_dir.root().display().to_string());
+    let size = std::fs::metadata(data_dir.database()).map(|m| m.len()).unwrap_or(0);
+    match data_dir.free_bytes() {
+        Some(free) if free < 500_000_000 => report.line("disk", State::Low, format!("{} free, database {}: free some space (uploads stop below 100 MB)", megabytes(free), megabytes(size))),
+        Some(free) => report.line("disk", State::Ok, format!("{} free, database {} (`debrief compact` shrinks it after deletions)", megabytes(free), megabytes(size))),
+        None => report.line("disk", State::Missing, "free space unknown"),
+    }
 
     match control::call(&data_dir.control_socket(), &Request::Status, Duration::from_secs(5)) {
         Ok(Response::Status(status)) => {
@@ -94,4 +103,8 @@ fn check_local_ca(report: &mut Report, data_dir: &DataDir) {
         Some(info) => report.line("tls", State::Ok, format!("local certificate authority valid until {}", info.not_after.date())),
         None => report.line("tls", State::Missing, "the local certificate authority is created by `debrief serve` (not needed with --http or --tls-cert)"),
     }
+}
+
+fn megabytes(bytes: u64) -> String {
+    format!("{:.1} MB", bytes as f64 / 1e6)
 }

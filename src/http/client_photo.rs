@@ -30,6 +30,7 @@ pub async fn upload(req: &mut Request, depot: &mut Depot) -> AppResult<Json<Phot
     let state = state(depot)?.clone();
     let owner = signed_in(depot)?.user.id;
     let id = client_id(req)?;
+    state.ensure_room(image::DATA_URL_MAX as u64)?;
     let input: PhotoInput = json(req, image::DATA_URL_MAX + 1024).await?;
     let (mime, bytes) = image::from_data_url(&input.photo).map_err(|e| match e {
         ImageError::TooLarge => AppError::too_large("Photo size is too large. Please use a smaller image or compress the photo."),

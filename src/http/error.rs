@@ -51,6 +51,10 @@ impl AppError {
         Self { log: Some(log.to_string()), ..Self::new(StatusCode::BAD_GATEWAY, message) }
     }
 
+    pub fn insufficient_storage(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::INSUFFICIENT_STORAGE, message)
+    }
+
     pub fn too_many(message: impl Into<String>) -> Self {
         Self::new(StatusCode::TOO_MANY_REQUESTS, message)
     }

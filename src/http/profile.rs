@@ -54,6 +54,7 @@ struct PictureInput {
 pub async fn upload_picture(req: &mut Request, depot: &mut Depot) -> AppResult<Json<User>> {
     let state = state(depot)?.clone();
     let me = signed_in(depot)?.clone();
+    state.ensure_room(image::DATA_URL_MAX as u64)?;
     let input: PictureInput = json(req, image::DATA_URL_MAX + 1024).await?;
     let (mime, bytes) = image::from_data_url(&input.picture).map_err(|e| match e {
         ImageError::TooLarge => AppError::too_large("Photo is too large. Please try a smaller image or take a new photo."),

@@ -43,9 +43,11 @@ pub async fn upload(req: &mut Request, depot: &mut Depot) -> AppResult<Json<Uplo
     let id = client_id(req)?;
     state.store.run(move |s| s.client(owner, id)).await.map_err(not_found_as_client)?;
     let max = state.settings.max_recording;
-    if req.header::<u64>("content-length").is_some_and(|len| len > max + 64 * 1024) {
+    let announced = req.header::<u64>("content-length");
+    if announced.is_some_and(|len| len > max + 64 * 1024) {
         return Err(too_large(max));
     }
+    state.ensure_room(announced.unwrap_or(max))?;
     let content_type = req.header::<String>("content-type").unwrap_or_default();
     let boundary = multer::parse_boundary(&content_type)
         .map_err(|_| AppError::unsupported("Send the recording as multipart/form-data with a 'recording' field"))?;

@@ -31,6 +31,22 @@ pub struct AppState {
     pub secure_cookies: bool,
     /// The local authority's certificate, when the server uses one.
     pub ca_cert: Option<PathBuf>,
+    /// Where the database lives, to watch its free space.
+    pub data_dir: PathBuf,
+}
+
+impl AppState {
+    /// Refuses (507) an upload of about `bytes` that would leave the disk
+    /// with less than `--min-free-disk`: a full disk would stop every write,
+    /// sign-ins included.
+    pub fn ensure_room(&self, bytes: u64) -> Result<(), AppError> {
+        let free = crate::datadir::free_bytes(&self.data_dir).unwrap_or(u64::MAX);
+        if free < bytes.saturating_add(self.settings.min_free_disk) {
+            tracing::warn!(free, needed = bytes, "refused an upload: the disk is nearly full");
+            return Err(AppError::insufficient_storage("The server's disk is nearly full. Free some space on the server and try again."));
+        }
+        Ok(())
+    }
 }
 
 /// The state, which the router's first hoop always injects.

@@ -6,7 +6,7 @@ use std::io::Write;
 use crate::datadir::DataDir;
 use crate::lan::{Urls, qr_for_terminal};
 
-pub(super) fn print(urls: &Urls, tls: &str, mail: &str, data_dir: &DataDir) {
+pub(super) fn print(urls: &Urls, tls: &str, mail: &str, data_dir: &DataDir, has_admin: bool) {
     let mut out = String::new();
     out.push_str(&format!("Debrief {} is serving\n", env!("CARGO_PKG_VERSION")));
     out.push_str(&format!("  on this machine:  {}\n", urls.local));
@@ -25,6 +25,12 @@ pub(super) fn print(urls: &Urls, tls: &str, mail: &str, data_dir: &DataDir) {
                 "Phones trust this server once they install {phone_url}/ca.crt (README, \"Phones on the LAN\")\n"
             ));
         }
+    }
+    if !has_admin {
+        out.push_str(&format!(
+            "No administrator yet: create one with `debrief admin create --username NAME --data-dir {}`\n",
+            data_dir.root().display()
+        ));
     }
     out.push_str(&format!("ready: {}\n", urls.local));
     let mut stdout = std::io::stdout().lock();

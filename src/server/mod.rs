@@ -93,6 +93,7 @@ pub async fn run(options: ServeOptions) -> anyhow::Result<()> {
         public_url,
         allowed_origins: Arc::new(origins),
         ca_cert: matches!(options.tls, TlsMode::LocalCa).then(|| LocalCa::new(data_dir.tls_dir()).ca_cert_path()),
+        data_dir: data_dir.root().to_owned(),
         settings: Arc::new(settings),
     };
     let context = crate::ops::Context { public_url: state.public_url.clone(), reset_ttl: state.settings.reset_ttl };
@@ -107,7 +108,8 @@ pub async fn run(options: ServeOptions) -> anyhow::Result<()> {
     lock.publish(&urls.local)?;
     let control_task = crate::control::serve(&data_dir.control_socket(), control)?;
 
-    banner::print(&urls, &tls_label, &mailer.describe(), &data_dir);
+    let has_admin = !store.run(|s| s.admins()).await?.is_empty();
+    banner::print(&urls, &tls_label, &mailer.describe(), &data_dir, has_admin);
     let outcome = server.await;
     control_task.abort();
     housekeeping.abort();

@@ -41,7 +41,11 @@ impl Store {
 }
 
 fn copy<K: Key + 'static, V: Value + 'static>(from: &ReadTransaction, to: &WriteTransaction, table: TableDefinition<K, V>) -> StoreResult<()> {
-    let source = from.open_table(table)?;
+    // A file of an older schema lacks the newer tables.
+    let source = match from.open_table(table) {
+        Err(redb::TableError::TableDoesNotExist(_)) => return Ok(()),
+        other => other?,
+    };
     let mut target = to.open_table(table)?;
     for entry in source.iter()? {
         let (key, value) = entry?;
@@ -51,7 +55,10 @@ fn copy<K: Key + 'static, V: Value + 'static>(from: &ReadTransaction, to: &Write
 }
 
 fn copy_multimap<K: Key + 'static, V: Key + 'static>(from: &ReadTransaction, to: &WriteTransaction, table: MultimapTableDefinition<K, V>) -> StoreResult<()> {
-    let source = from.open_multimap_table(table)?;
+    let source = match from.open_multimap_table(table) {
+        Err(redb::TableError::TableDoesNotExist(_)) => return Ok(()),
+        other => other?,
+    };
     let mut target = to.open_multimap_table(table)?;
     for entry in source.iter()? {
         let (key, values) = entry?;
@@ -102,4 +109,16 @@ pub fn compact(path: &Path) -> StoreResult<u64> {
     drop(db);
     let after = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
     Ok(before.saturating_sub(after))
+}
+
+/// Keeps the newest `keep` `.redb` files of `dir` (by name: they carry a
+/// timestamp) and deletes the others.
+pub(super) fn rotate_backups(dir: &Path, keep: usize) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let mut files: Vec<_> = entries.filter_map(Result::ok).map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "redb")).collect();
+    files.sort();
+    let excess = files.len().saturating_sub(keep);
+    for old in files.into_iter().take(excess) {
+        let _ = std::fs::remove_file(old);
+    }
 }

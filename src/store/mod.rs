@@ -69,6 +69,9 @@ store_error_from!(
 
 pub type StoreResult<T> = Result<T, StoreError>;
 
+/// Automatic backups made before migrations that are kept.
+const MIGRATION_BACKUPS_KEPT: usize = 3;
+
 /// A handle on the database; cheap to clone.
 #[derive(Clone)]
 pub struct Store {
@@ -76,11 +79,22 @@ pub struct Store {
 }
 
 impl Store {
-    /// Opens (or creates) the database file and brings its schema up to date.
+    /// Opens (or creates) the database file and brings its schema up to
+    /// date, first backing up a file that a migration is about to change
+    /// (into `backups/` beside it, keeping the newest few).
     pub fn open(path: &Path) -> StoreResult<Self> {
-        let db = Database::create(path)?;
-        migrate::run(&db)?;
-        Ok(Self { db: Arc::new(db) })
+        let store = Self { db: Arc::new(Database::create(path)?) };
+        let found = store.schema_version()?;
+        if found > 0 && found < SCHEMA_VERSION {
+            let dir = path.with_file_name("backups");
+            std::fs::create_dir_all(&dir).map_err(|e| StoreError::Corrupt(format!("cannot create {}: {e}", dir.display())))?;
+            let backup = dir.join(format!("{}-before-schema-{SCHEMA_VERSION}.redb", crate::clock::now_ms()));
+            store.backup(&backup)?;
+            maintenance::rotate_backups(&dir, MIGRATION_BACKUPS_KEPT);
+            tracing::info!(backup = %backup.display(), from = found, to = SCHEMA_VERSION, "backed up the database before migrating it");
+        }
+        migrate::run(&store.db)?;
+        Ok(store)
     }
 
     /// Runs a store call on the blocking pool so the async executor never

@@ -273,3 +273,50 @@ fn users_are_listed_and_deleted_from_the_cli_while_serving() {
     assert_eq!(user.get("/api/auth/me").status, 401);
     assert!(!text(&cli(&app.data_dir, &["user", "list"]).stdout).contains("listed@example.com"));
 }
+
+#[test]
+fn serve_tells_how_to_create_the_first_admin_until_there_is_one() {
+    let mut app = spawn_app();
+    assert!(app.printed().contains("No administrator yet: create one with `debrief admin create"), "{}", app.printed());
+    assert!(create_admin(&app.data_dir, "first").status.success());
+    assert!(app.terminate().success());
+    let again = spawn_with(&app.data_dir, &["--http"]).unwrap();
+    assert!(!again.printed().contains("No administrator yet"), "{}", again.printed());
+}
+
+#[test]
+fn uploads_are_refused_with_507_before_the_disk_fills() {
+    let app = spawn_app_with(&["--min-free-disk", "1000000000000000000"]);
+    let mut user = signed_in_user(&app.url, "full@example.com", PASSWORD);
+    let png = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+    let id = user.post("/api/clients", json!({"clientData": {"name": "Jane Doe", "email": "j@client.example", "phone": "555 123 4567"}})).body["id"].as_u64().unwrap();
+    for reply in [user.post(&format!("/api/clients/{id}/photo"), json!({"photo": png})), user.post("/api/profile/picture", json!({"picture": png}))] {
+        assert_eq!(reply.status, 507, "{}", reply.text);
+        assert!(reply.text.contains("disk is nearly full"));
+    }
+    assert_eq!(user.get("/api/auth/me").status, 200, "reads still work");
+}
+
+#[test]
+fn a_migration_backs_the_database_up_first_and_keeps_the_newest_three() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("debrief.redb");
+    let meta: redb::TableDefinition<&str, u64> = redb::TableDefinition::new("meta");
+    for round in 0..4 {
+        drop(debrief::store::Store::open(&path).unwrap());
+        // Pretend the file is one schema behind, as after an upgrade.
+        let db = redb::Database::create(&path).unwrap();
+        let tx = db.begin_write().unwrap();
+        tx.open_table(meta).unwrap().insert("schema_version", debrief::store::SCHEMA_VERSION - 1).unwrap();
+        tx.commit().unwrap();
+        drop(db);
+        let store = debrief::store::Store::open(&path).unwrap();
+        assert_eq!(store.schema_version().unwrap(), debrief::store::SCHEMA_VERSION);
+        let kept = std::fs::read_dir(dir.path().join("backups")).unwrap().count();
+        assert_eq!(kept, (round + 1).min(3));
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    for backup in std::fs::read_dir(dir.path().join("backups")).unwrap() {
+        assert!(debrief::store::check_integrity(&backup.unwrap().path()).unwrap());
+    }
+}

@@ -46,6 +46,7 @@ fn doctor_reports_through_the_control_socket_while_the_server_runs() {
     assert!(report.contains("running"), "{report}");
     assert!(report.contains(&format!("pid {}", app.pid())), "{report}");
     assert!(report.contains("through the running server"), "{report}");
+    assert!(report.lines().any(|l| l.starts_with("disk") && l.contains("MB free")), "{report}");
 }
 
 #[test]
