@@ -22,6 +22,7 @@ const brotli = promisify(zlib.brotliCompress);
 // Browsers of phones from the last few years: iOS 15.4 brought <dialog>.
 const TARGET = ["es2021", "chrome100", "safari15.4", "firefox100", "edge100"];
 const FIRST_PAGE_BUDGET = 60 * 1024;
+const WORKLET_ENTRY = "src/recorder/worklet.ts";
 
 function usage(message) {
   console.error(`${message}\nusage: node build.mjs --outdir DIR [--release]`);
@@ -99,6 +100,26 @@ async function main() {
   }
   await mkdir(assetsDir, { recursive: true });
 
+  // The recorder's audio worklet is a file of its own: a worklet loads by URL, and the
+  // CSP lets it come only from our origin. Built first, so the app knows its name.
+  const worklet = await esbuild.build({
+    absWorkingDir: here,
+    entryPoints: { "recorder-worklet": join(here, WORKLET_ENTRY) },
+    outdir: assetsDir,
+    bundle: true,
+    format: "esm",
+    platform: "browser",
+    target: TARGET,
+    entryNames: "[name]-[hash]",
+    minify: release,
+    sourcemap: false,
+    legalComments: release ? "none" : "inline",
+    metafile: true,
+    logLevel: "silent",
+  });
+  const workletKey = Object.keys(worklet.metafile.outputs).find((k) => k.endsWith(".js"));
+  if (!workletKey) throw new Error(`esbuild produced no file for ${WORKLET_ENTRY}`);
+
   const result = await esbuild.build({
     absWorkingDir: here,
     entryPoints: [join(here, "src/main.tsx")],
@@ -118,7 +139,10 @@ async function main() {
     jsx: "automatic",
     jsxImportSource: "preact",
     alias: { react: "preact/compat", "react-dom": "preact/compat" },
-    define: { "process.env.NODE_ENV": release ? '"production"' : '"development"' },
+    define: {
+      "process.env.NODE_ENV": release ? '"production"' : '"development"',
+      RECORDER_WORKLET_URL: JSON.stringify(`/assets/${basename(workletKey)}`),
+    },
     plugins: [syncExternalStoreShim],
     metafile: true,
     logLevel: "silent",
@@ -209,8 +233,9 @@ async function main() {
     firstPageJs: { route: "/login", budgetGzip: FIRST_PAGE_BUDGET, ...firstPage },
     routes: routeReport,
     files: Object.fromEntries(Object.entries(sizes).sort(([a], [b]) => a.localeCompare(b))),
+    worklet: { file: `assets/${basename(workletKey)}`, ...sizes[`assets/${basename(workletKey)}`] },
     inputs: Object.fromEntries(
-      Object.entries(result.metafile.inputs)
+      Object.entries({ ...worklet.metafile.inputs, ...result.metafile.inputs })
         .map(([p, v]) => [rel(resolve(here, p)), v.bytes])
         .sort(([a], [b]) => a.localeCompare(b)),
     ),

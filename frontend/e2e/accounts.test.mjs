@@ -5,8 +5,8 @@ import assert from "node:assert/strict";
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import zlib from "node:zlib";
 import { apiFromPage, checkA11y, newUserFields, signUpAndLogIn, useApp } from "./harness.mjs";
+import { makePng } from "./media.mjs";
 
 const app = useApp();
 
@@ -104,52 +104,6 @@ async function newestMailTo(dataDir, to, { after = 0, timeoutMs = 10_000 } = {})
     if (Date.now() > deadline) throw new Error(`no email to ${to} in ${dir} (files: ${names.join(", ") || "none"})`);
     await new Promise((r) => setTimeout(r, 100));
   }
-}
-
-// --- a PNG made here ----------------------------------------------------------------
-
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-
-function crc32(buf) {
-  let c = 0xffffffff;
-  for (const byte of buf) c = CRC_TABLE[(c ^ byte) & 0xff] ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
-
-function chunk(type, data) {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, "ascii"), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([length, body, crc]);
-}
-
-/** An RGB PNG with a diagonal gradient. */
-function makePng(width, height) {
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8); // 8-bit RGB, no interlace
-  const rows = Buffer.alloc((width * 3 + 1) * height);
-  for (let y = 0; y < height; y++) {
-    const row = y * (width * 3 + 1);
-    for (let x = 0; x < width; x++) {
-      rows[row + 1 + x * 3] = (x * 255) / width;
-      rows[row + 2 + x * 3] = (y * 255) / height;
-      rows[row + 3 + x * 3] = 160;
-    }
-  }
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk("IHDR", header),
-    chunk("IDAT", zlib.deflateSync(rows)),
-    chunk("IEND", Buffer.alloc(0)),
-  ]);
 }
 
 // --- the tests ----------------------------------------------------------------------

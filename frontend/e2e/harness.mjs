@@ -244,9 +244,10 @@ export async function checkA11y(page, { exclude = [], disableRules = [] } = {}) 
  * `app.run(t, fn, options)` runs a test body on a fresh phone page whose baseURL is
  * the server, so `page.goto("/login")` works.
  *
- * @param {{ env?: Record<string, string>, args?: string[] }} [serverOptions]
+ * @param {{ env?: Record<string, string>, args?: string[], browserArgs?: string[] }} [options]
+ *   browserArgs are extra Chromium flags (a fake microphone, say)
  */
-export function useApp(serverOptions = {}) {
+export function useApp({ browserArgs = [], ...serverOptions } = {}) {
   const app = {
     /** @type {Awaited<ReturnType<typeof startServer>> | null} */
     server: null,
@@ -265,7 +266,7 @@ export function useApp(serverOptions = {}) {
     },
   };
   before(async () => {
-    const [server, browser] = await Promise.allSettled([startServer(serverOptions), openBrowser()]);
+    const [server, browser] = await Promise.allSettled([startServer(serverOptions), openBrowser({ args: browserArgs })]);
     if (server.status === "fulfilled") app.server = server.value;
     if (browser.status === "fulfilled") app.browser = browser.value;
     if (server.status === "rejected") throw server.reason;
@@ -335,4 +336,45 @@ export async function signUpAndLogIn(page, overrides = {}) {
       ? await apiFromPage(page, "POST", "/api/auth/login", { email: fields.email, password: fields.password })
       : null;
   return { fields, signup, login };
+}
+
+// --- small helpers the screen tests share ---------------------------------------------
+
+/** The page's h1 with this accessible name. */
+export const heading = (page, name) => page.getByRole("heading", { level: 1, name });
+
+/** The toast region. */
+export const notification = (page) => page.getByRole("region", { name: "Notification" });
+
+/** Waits for a toast with this title (and description, when given), word for word. */
+export async function seeToast(page, title, description) {
+  const region = notification(page);
+  await region.getByText(title, { exact: true }).waitFor();
+  if (description) await region.getByText(description, { exact: true }).waitFor();
+}
+
+/** Waits until the address is `path` (a string, or a RegExp for the pathname). */
+export async function onPath(page, path) {
+  await page.waitForURL((url) => (typeof path === "string" ? url.pathname === path : path.test(url.pathname)));
+}
+
+/** The message shown under a field, read through the field's accessible description. */
+export async function fieldError(page, label, root = page) {
+  const input = root.getByLabel(label, { exact: true });
+  await input.waitFor();
+  return input.evaluate((el) => {
+    const ids = (el.getAttribute("aria-describedby") ?? "").split(" ").filter(Boolean);
+    const error = ids.map((id) => document.getElementById(id)).find((n) => n?.classList.contains("field__error"));
+    return { invalid: el.getAttribute("aria-invalid") === "true", message: error?.textContent ?? null };
+  });
+}
+
+/** A new account, signed in; the page is left on /login. Returns the user record. */
+export async function signIn(page) {
+  await page.goto("/login");
+  await heading(page, "Welcome back").waitFor();
+  const { fields, signup, login } = await signUpAndLogIn(page);
+  assert.ok(signup.status < 300, `signup answered ${signup.status}: ${JSON.stringify(signup.body)}`);
+  assert.equal(login.status, 200, `login answered ${login.status}: ${JSON.stringify(login.body)}`);
+  return { fields, user: login.body };
 }

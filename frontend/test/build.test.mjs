@@ -66,6 +66,19 @@ describe("build.mjs --release", () => {
     assert.ok(!inputs.some((p) => /node_modules\/(react|react-dom)\//.test(p)));
   });
 
+  test("the recorder's worklet is its own file, and the recorder loads only with New Client", async () => {
+    const report = JSON.parse(await readFile(join(out, "build-report.json"), "utf8"));
+    assert.match(report.worklet.file, /^assets\/recorder-worklet-[A-Z0-9]+\.js$/);
+    const worklet = await readFile(join(out, report.worklet.file), "utf8");
+    assert.match(worklet, /registerProcessor/);
+    assert.doesNotMatch(worklet, /^import /m, "a worklet is one file");
+    const text = async (files) => (await Promise.all(files.map((f) => readFile(join(out, f), "utf8")))).join("\n");
+    const login = await text(report.routes.Login.files);
+    const newClient = await text(report.routes.NewClient.files);
+    assert.ok(newClient.includes(`/${report.worklet.file}`), "New Client knows the worklet's address");
+    assert.doesNotMatch(login, /audioWorklet|debrief-recorder|getUserMedia/, "no recorder code on the first page");
+  });
+
   test("a bad argument fails with a message", async () => {
     await assert.rejects(run(process.execPath, [join(frontend, "build.mjs")]), (err) => {
       assert.notEqual(err.code, 0);

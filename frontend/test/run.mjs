@@ -32,6 +32,7 @@ try {
     jsx: "automatic",
     jsxImportSource: "preact",
     alias: { react: "preact/compat", "react-dom": "preact/compat" },
+    define: { RECORDER_WORKLET_URL: '"/assets/recorder-worklet.js"' },
     sourcemap: "inline",
     logLevel: "error",
   });

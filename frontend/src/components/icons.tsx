@@ -3,12 +3,12 @@ import type { ReactNode } from "react";
 // Stroke icons drawn on a 24-unit grid; they inherit the text colour. They are
 // decorative: the control that holds one carries the accessible name.
 
-interface IconProps {
+export interface IconProps {
   size?: number;
   className?: string;
 }
 
-function Icon({ size = 24, className, children }: IconProps & { children: ReactNode }) {
+export function Icon({ size = 24, className, children }: IconProps & { children: ReactNode }) {
   return (
     <svg
       width={size}

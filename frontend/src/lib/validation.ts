@@ -1,4 +1,4 @@
-// The account forms' rules, the same as the server's: same checks, same order, same
+// The forms' rules, the same as the server's: same checks, same order, same
 // messages (spec section 5). tests/vectors/validation.json holds the cases both sides
 // run. Each validator returns the first failing message of every field, `{}` when the
 // input is valid. Lengths count Unicode code points; text fields are trimmed, passwords
@@ -254,6 +254,68 @@ export function validateNewPassword(input: NewPasswordInput): FieldErrors<NewPas
   return c.errors;
 }
 
+export const PHONE_MIN = 10;
+export const PHONE_MAX = 20;
+/** The server's limit on a client photo, in data-URL characters. */
+export const PHOTO_MAX_CHARS = 1_000_000;
+export const PHOTO_TOO_LARGE = "Photo size is too large. Please use a smaller image or compress the photo.";
+
+export type ClientField = "name" | "email" | "phone" | "company" | "position";
+export type ClientInput = Partial<Record<ClientField, string>>;
+
+const NAME_CHAR = /^[\p{Alphabetic} '’.-]$/u;
+
+/** Digits, spaces, hyphens, parentheses and periods, after one optional leading plus. */
+function isPhone(phone: string): boolean {
+  const digits = phone.startsWith("+") ? phone.slice(1) : phone;
+  return /^[0-9 ().-]*$/.test(digits);
+}
+
+/** The client form and the client edit dialog (src/domain/client.rs). */
+export function validateClient(input: ClientInput): FieldErrors<ClientField> {
+  const c = new Collector<ClientField>();
+  const name = trimText(input.name);
+  const email = trimText(input.email);
+  const phone = trimText(input.phone);
+  const company = trimText(input.company);
+  const position = trimText(input.position);
+  c.check(name === "", "name", "Client name is required");
+  c.check(charCount(name) > TEXT_MAX, "name", "Name must be less than 100 characters");
+  c.check(!every(name, NAME_CHAR), "name", "Name can only contain letters, spaces, hyphens, apostrophes, and periods");
+  c.check(email === "", "email", "Email address is required");
+  c.check(charCount(email) > EMAIL_MAX, "email", "Email address is too long");
+  c.check(!isEmail(email), "email", "Please enter a valid email address (e.g., an example address)");
+  c.check(phone === "", "phone", "Phone number is required");
+  c.check(charCount(phone) < PHONE_MIN, "phone", "Phone number must be at least 10 digits");
+  c.check(charCount(phone) > PHONE_MAX, "phone", "Phone number is too long");
+  c.check(
+    !isPhone(phone),
+    "phone",
+    "Phone number can only contain numbers, spaces, hyphens, parentheses, plus sign, and periods",
+  );
+  c.check(charCount(company) > TEXT_MAX, "company", "Company name must be less than 100 characters");
+  c.check(hasControlChars(company), "company", "Company name contains characters that are not allowed");
+  c.check(charCount(position) > TEXT_MAX, "position", "Position must be less than 100 characters");
+  c.check(hasControlChars(position), "position", "Position contains characters that are not allowed");
+  return c.errors;
+}
+
+const SIMPLE_EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/**
+ * The client form's last look before it is sent (spec section 5): name, email and
+ * phone present, and the email of the plain `someone@host.tld` shape.
+ */
+export function recheckClientOnSubmit(input: ClientInput): FieldErrors<ClientField> {
+  const c = new Collector<ClientField>();
+  const email = trimText(input.email);
+  c.check(trimText(input.name) === "", "name", "Client name is required");
+  c.check(email === "", "email", "Email address is required");
+  c.check(!SIMPLE_EMAIL.test(email), "email", "Please enter a valid email address");
+  c.check(trimText(input.phone) === "", "phone", "Phone number is required");
+  return c.errors;
+}
+
 /** The validators by the names the shared test vectors use. */
 export const validators = {
   signup: validateSignup,
@@ -261,6 +323,7 @@ export const validators = {
   profile: validateProfile,
   resetRequest: validateResetRequest,
   newPassword: validateNewPassword,
+  client: validateClient,
 } as const;
 
 export type FormName = keyof typeof validators;

@@ -1,18 +1,238 @@
-import { Link } from "wouter";
-import { Card } from "../components/Card.tsx";
-import { ArrowLeftIcon } from "../components/icons.tsx";
+import { useStore } from "@nanostores/react";
+import { useEffect, useState } from "react";
+import { Link, useLocation } from "wouter";
+import { PencilIcon, TrashIcon } from "../components/action-icons.tsx";
+import { Button } from "../components/Button.tsx";
+import { Card, CardHeader } from "../components/Card.tsx";
+import { ConfirmDialog } from "../components/ConfirmDialog.tsx";
+import { AlertIcon, ArrowLeftIcon, UserIcon } from "../components/icons.tsx";
 import { Page } from "../components/Page.tsx";
+import { Spinner } from "../components/Spinner.tsx";
+import { api, ApiError, errorMessage } from "../lib/api.ts";
+import { formatClock } from "../lib/format.ts";
+import { findPendingUpload } from "../lib/pending-upload.ts";
+import { deleteRecording } from "../lib/recordings-db.ts";
+import type { Client, ClientRow } from "../lib/types.ts";
+import { invalidate, query, setQueryData } from "../stores/query.ts";
+import { $session } from "../stores/session.ts";
+import { toast } from "../stores/toast.ts";
+import { EditClientDialog } from "./client/EditClientDialog.tsx";
+import { EmailButton } from "./client/EmailButton.tsx";
+import { PendingUpload } from "./client/PendingUpload.tsx";
 
-export default function ClientDetail({ params }: { params?: { id?: string } }) {
+const LIST_PATH = "/api/clients";
+
+function NotFoundCard() {
   return (
-    <Page title="Client Details">
-      <Card>
-        <p className="muted">Client {params?.id}</p>
+    <Page title="Client not found" ownHeading className="center-page">
+      <Card className="center-card not-found">
+        <div className="not-found__heading">
+          <AlertIcon size={32} className="not-found__icon" />
+          <h1>Client not found</h1>
+        </div>
+        <p className="muted">The client you're looking for doesn't exist or you don't have permission to view it.</p>
+        <Link href="/history" className="btn btn--outline btn--md">
+          <ArrowLeftIcon size={20} />
+          Back to History
+        </Link>
       </Card>
-      <Link href="/history" className="btn btn--outline btn--md">
+    </Page>
+  );
+}
+
+function steps(nextSteps: string | null): string[] {
+  return (nextSteps ?? "")
+    .split(/\r?\n/)
+    .map((line) => line.replace(/^\s*(?:[-*•]|\d+[.)])\s+/, "").trim())
+    .filter(Boolean);
+}
+
+function ClientView({ client, userId }: { client: Client; userId: string }) {
+  const [, navigate] = useLocation();
+  const [editing, setEditing] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const path = `${LIST_PATH}/${client.id}`;
+  const nextSteps = steps(client.nextSteps);
+
+  const saved = (updated: Client) => {
+    setQueryData<Client>(path, () => updated);
+    setQueryData<ClientRow[] | undefined>(LIST_PATH, (rows) =>
+      rows?.map((row) =>
+        row.id === updated.id
+          ? { ...row, name: updated.name, email: updated.email, company: updated.company, photoUrl: updated.photoUrl }
+          : row,
+      ),
+    );
+    setEditing(false);
+  };
+
+  const remove = async () => {
+    setDeleting(true);
+    try {
+      await api.delete(path);
+    } catch (err) {
+      setDeleting(false);
+      setConfirming(false);
+      toast({ title: "Error", description: errorMessage(err, "Failed to delete client"), variant: "destructive" });
+      return;
+    }
+    // The client and its recording are gone: a copy still waiting on this phone goes too.
+    const pending = await findPendingUpload(String(client.id), userId);
+    if (pending) await deleteRecording(pending.id).catch(() => {});
+    setQueryData<ClientRow[] | undefined>(LIST_PATH, (rows) => rows?.filter((row) => row.id !== client.id));
+    toast({ title: "Success", description: "Client deleted successfully" });
+    navigate("/history");
+    invalidate(path);
+  };
+
+  return (
+    <Page title={client.name} ownHeading className="client-detail">
+      <Card className="client-card">
+        {client.photoUrl ? (
+          <img className="client-card__photo" src={client.photoUrl} alt={`Photo of ${client.name}`} />
+        ) : (
+          <div className="client-card__photo client-card__photo--none">
+            <UserIcon size={40} />
+            <span>No photo available</span>
+          </div>
+        )}
+        <div className="client-card__who">
+          <h1 className="client-card__name">{client.name}</h1>
+          {client.company && (
+            <p className="client-card__company">
+              {client.position ? `${client.position}, ${client.company}` : client.company}
+            </p>
+          )}
+          {!client.company && client.position && <p className="client-card__company">{client.position}</p>}
+        </div>
+        <dl className="client-card__contact">
+          <div>
+            <dt>Email</dt>
+            <dd>
+              <a href={`mailto:${client.email}`} className="break-all">
+                {client.email}
+              </a>
+            </dd>
+          </div>
+          <div>
+            <dt>Phone</dt>
+            <dd>
+              <a href={`tel:${client.phone.replace(/[^\d+]/g, "")}`}>{client.phone}</a>
+            </dd>
+          </div>
+        </dl>
+        <EmailButton client={client} />
+      </Card>
+
+      <Card>
+        <CardHeader title="Summary" />
+        {client.summary ? (
+          <p className="client-detail__text">{client.summary}</p>
+        ) : (
+          <p className="muted">No summary available</p>
+        )}
+      </Card>
+
+      <Card>
+        <CardHeader title="Next Steps" />
+        {nextSteps.length > 0 ? (
+          <ul className="next-steps">
+            {nextSteps.map((step, i) => (
+              <li key={i}>{step}</li>
+            ))}
+          </ul>
+        ) : (
+          <p className="muted">No next steps available</p>
+        )}
+      </Card>
+
+      <Card>
+        <CardHeader title="Recording" />
+        <PendingUpload
+          clientId={String(client.id)}
+          userId={userId}
+          server={client.recording}
+          onUploaded={() => invalidate(path)}
+        />
+        {client.recordingUrl ? (
+          <>
+            <audio
+              className="client-detail__audio"
+              controls
+              preload="metadata"
+              src={client.recordingUrl}
+              aria-label={`Recording of the meeting with ${client.name}`}
+            />
+            {client.recording && (
+              <p className="muted">Length {formatClock(client.recording.durationMs)}</p>
+            )}
+          </>
+        ) : (
+          <p className="muted">No recording available</p>
+        )}
+      </Card>
+
+      <div className="client-detail__actions">
+        <Button variant="outline" onClick={() => setEditing(true)}>
+          <PencilIcon size={20} />
+          Edit Details
+        </Button>
+        <Button variant="outline" className="btn--danger-outline" onClick={() => setConfirming(true)}>
+          <TrashIcon size={20} />
+          Delete
+        </Button>
+      </div>
+      <Link href="/history" className="btn btn--outline btn--md btn--block">
         <ArrowLeftIcon size={20} />
         Back to History
       </Link>
+
+      <EditClientDialog open={editing} client={client} onClose={() => setEditing(false)} onSaved={saved} />
+      <ConfirmDialog
+        open={confirming}
+        title="Delete Client"
+        description="Are you sure you want to delete this client? This action cannot be undone."
+        confirmLabel="Delete"
+        busy={deleting}
+        onConfirm={remove}
+        onCancel={() => setConfirming(false)}
+      />
     </Page>
   );
+}
+
+function LoadClient({ id }: { id: string }) {
+  const [, navigate] = useLocation();
+  const { user } = useStore($session);
+  const path = `${LIST_PATH}/${id}`;
+  const { data, error } = useStore(query<Client>(path));
+  const notFound = error instanceof ApiError && error.status === 404;
+
+  useEffect(() => {
+    if (!error || notFound) return;
+    const description =
+      error instanceof ApiError && error.status === 401 ? "User not authenticated" : errorMessage(error, "Failed to load client");
+    toast({ title: "Error", description, variant: "destructive" });
+    navigate("/history", { replace: true });
+    // A failed read is not kept: the next visit asks again.
+    invalidate(path);
+  }, [error, notFound]);
+
+  if (notFound) return <NotFoundCard />;
+  if (!data || !user) {
+    return (
+      <div className="page-loading">
+        <Spinner label="Loading client" size="lg" />
+      </div>
+    );
+  }
+  return <ClientView client={data} userId={String(user.id)} />;
+}
+
+export default function ClientDetail({ params }: { params?: { id?: string } }) {
+  const id = params?.id ?? "";
+  // Client ids are numbers; anything else cannot be one of the user's clients.
+  if (!/^\d{1,20}$/.test(id)) return <NotFoundCard />;
+  return <LoadClient key={id} id={id} />;
 }

@@ -1,12 +1,19 @@
-import { Card } from "../components/Card.tsx";
+import { useStore } from "@nanostores/react";
 import { Page } from "../components/Page.tsx";
+import { RecorderCard } from "../recorder/RecorderCard.tsx";
+import { $session } from "../stores/session.ts";
+import { ClientsHeader } from "./clients/ClientsHeader.tsx";
+import { ClientForm } from "./new-client/ClientForm.tsx";
 
 export default function NewClient() {
+  const { user } = useStore($session);
+  const userId = user ? String(user.id) : null;
   return (
-    <Page title="New Client">
-      <Card>
-        <p className="muted">Record a meeting, scan a business card and save the client here.</p>
-      </Card>
+    <Page title="New Client" ownHeading className="new-client">
+      <ClientsHeader />
+      <h1 className="sr-only">New Client</h1>
+      {userId && <RecorderCard userId={userId} />}
+      <ClientForm userId={userId} />
     </Page>
   );
 }

@@ -1,0 +1,44 @@
+// How times read on screen.
+
+/** A duration as mm:ss (minutes keep counting past an hour: 75:03). */
+export function formatClock(ms: number): string {
+  const total = Math.max(0, Math.floor((Number.isFinite(ms) ? ms : 0) / 1000));
+  const minutes = Math.floor(total / 60);
+  const seconds = total % 60;
+  return `${String(minutes).padStart(2, "0")}:${String(seconds).padStart(2, "0")}`;
+}
+
+/** A duration for screen readers: "1 minute 5 seconds". */
+export function spokenDuration(ms: number): string {
+  const total = Math.max(0, Math.floor(ms / 1000));
+  const minutes = Math.floor(total / 60);
+  const seconds = total % 60;
+  const part = (n: number, unit: string) => `${n} ${unit}${n === 1 ? "" : "s"}`;
+  if (minutes === 0) return part(seconds, "second");
+  return seconds === 0 ? part(minutes, "minute") : `${part(minutes, "minute")} ${part(seconds, "second")}`;
+}
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+let numeric: Intl.RelativeTimeFormat | null = null;
+let words: Intl.RelativeTimeFormat | null = null;
+
+/** "3 days ago", "5 minutes ago", "now"; a date in the future reads "in 2 hours". */
+export function relativeTime(date: Date | string | number, now: number = Date.now()): string {
+  const then = new Date(date).getTime();
+  if (!Number.isFinite(then)) return "";
+  numeric ??= new Intl.RelativeTimeFormat("en", { numeric: "always" });
+  words ??= new Intl.RelativeTimeFormat("en", { numeric: "auto" });
+  const diff = then - now;
+  const abs = Math.abs(diff);
+  const round = (unit: number) => Math.sign(diff) * Math.round(abs / unit) || 0;
+  if (abs < 45 * SECOND) return words.format(0, "second");
+  if (abs < 45 * MINUTE) return numeric.format(Math.sign(diff) * Math.max(1, Math.round(abs / MINUTE)), "minute");
+  if (abs < 22 * HOUR) return numeric.format(round(HOUR), "hour");
+  if (abs < 26 * DAY) return numeric.format(round(DAY), "day");
+  if (abs < 320 * DAY) return numeric.format(Math.sign(diff) * Math.max(1, Math.round(abs / (30.44 * DAY))), "month");
+  return numeric.format(Math.sign(diff) * Math.max(1, Math.round(abs / (365.25 * DAY))), "year");
+}

@@ -1,0 +1,47 @@
+// A recording kept on the phone for a client whose upload has not been confirmed yet:
+// found by the client's id, uploaded from the phone's copy, removed once the server's
+// size and SHA-256 match.
+
+import { deleteRecording, loadWav, pendingForClient, type StoredRecording } from "./recordings-db.ts";
+import { sha256Hex, uploadRecording, type RetryOptions, type UploadReceipt } from "./upload.ts";
+
+export async function findPendingUpload(clientId: string, userId: string): Promise<StoredRecording | null> {
+  try {
+    return await pendingForClient(clientId, userId);
+  } catch {
+    return null; // no IndexedDB here: nothing can be pending either
+  }
+}
+
+/**
+ * Uploads the stored recording for the client; on a confirmed upload the phone's copy
+ * is removed. Rejects (and keeps the copy) when every attempt failed.
+ */
+export async function uploadStored(
+  recording: StoredRecording,
+  clientId: string,
+  userId: string,
+  options: RetryOptions = {},
+): Promise<UploadReceipt> {
+  const { wav } = await loadWav(recording.id);
+  const receipt = await uploadRecording(clientId, wav, userId, options);
+  await deleteRecording(recording.id);
+  return receipt;
+}
+
+/**
+ * An upload whose answer was lost may have reached the server all the same: when the
+ * server's recording is this very file, the phone's copy is no longer needed.
+ * Resolves true when the pending copy was confirmed and removed.
+ */
+export async function settleIfServerHasIt(
+  recording: StoredRecording,
+  server: { size: number; sha256: string } | null | undefined,
+): Promise<boolean> {
+  if (!server) return false;
+  const { wav } = await loadWav(recording.id);
+  if (wav.size !== server.size) return false;
+  if ((await sha256Hex(wav)) !== server.sha256.toLowerCase()) return false;
+  await deleteRecording(recording.id);
+  return true;
+}
