@@ -62,11 +62,23 @@ impl From<&UserRecord> for User {
     }
 }
 
-/// Unix milliseconds as an RFC 3339 UTC timestamp.
+/// Unix milliseconds as an RFC 3339 UTC timestamp with milliseconds, the
+/// form of JavaScript's `toISOString`, so such strings also sort by time.
 pub fn iso_time(millis: i64) -> String {
+    const FORMAT: &[time::format_description::BorrowedFormatItem<'static>] =
+        time::macros::format_description!("[year]-[month]-[day]T[hour]:[minute]:[second].[subsecond digits:3]Z");
     let at = time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(millis) * 1_000_000)
         .unwrap_or(time::OffsetDateTime::UNIX_EPOCH);
-    at.format(&time::format_description::well_known::Rfc3339).unwrap_or_default()
+    at.format(FORMAT).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn times_always_carry_milliseconds() {
+        assert_eq!(super::iso_time(0), "1970-01-01T00:00:00.000Z");
+        assert_eq!(super::iso_time(1_764_112_345_678), "2025-11-25T23:12:25.678Z");
+    }
 }
 
 fn text(value: &Option<String>) -> String {
