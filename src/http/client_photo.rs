@@ -3,9 +3,8 @@
 use salvo::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::blob;
 use super::body::json;
-use super::clients::{client_id, client_not_found, not_found_as_client};
+use super::clients::{client_id, not_found_as_client, send_file};
 use super::error::{AppError, AppResult};
 use super::session::signed_in;
 use super::state::state;
@@ -44,10 +43,5 @@ pub async fn upload(req: &mut Request, depot: &mut Depot) -> AppResult<Json<Phot
 /// `GET /api/clients/{id}/photo`.
 #[handler]
 pub async fn read(req: &mut Request, depot: &mut Depot, res: &mut Response) -> AppResult<()> {
-    let state = state(depot)?.clone();
-    let owner = signed_in(depot)?.user.id;
-    let id = client_id(req)?;
-    let client = state.store.run(move |s| s.client(owner, id)).await.map_err(not_found_as_client)?;
-    let photo = client.photo.ok_or_else(|| AppError::not_found("No photo available"))?;
-    blob::send(req, res, &state.store, photo, client_not_found).await
+    send_file(req, depot, res, |client| client.photo, "No photo available").await
 }

@@ -10,7 +10,7 @@ use super::error::{AppError, AppResult};
 use super::session::signed_in;
 use super::state::state;
 use crate::clock::now_ms;
-use crate::domain::client::{Client, ClientId, ClientInput, ClientRow, TextsInput};
+use crate::domain::client::{Client, ClientId, ClientInput, ClientRecord, ClientRow, TextsInput};
 use crate::store::IDEMPOTENCY_KEY_MAX;
 
 #[derive(Deserialize)]
@@ -107,4 +107,15 @@ pub async fn delete(req: &mut Request, depot: &mut Depot) -> AppResult<Json<Mess
     let id = client_id(req)?;
     state.store.run(move |s| s.delete_client(owner, id)).await.map_err(not_found_as_client)?;
     Ok(Json(Message { message: "Client deleted" }))
+}
+
+/// Sends a file of one of the signed-in user's clients (its photo, its
+/// recording), with ranges.
+pub async fn send_file(req: &Request, depot: &Depot, res: &mut Response, file: fn(&ClientRecord) -> Option<u64>, missing: &'static str) -> AppResult<()> {
+    let state = state(depot)?.clone();
+    let owner = signed_in(depot)?.user.id;
+    let id = client_id(req)?;
+    let client = state.store.run(move |s| s.client(owner, id)).await.map_err(not_found_as_client)?;
+    let blob = file(&client).ok_or_else(|| AppError::not_found(missing))?;
+    super::blob::send(req, res, &state.store, blob, client_not_found).await
 }

@@ -1,6 +1,5 @@
 //! The signed-in user's own profile, password and picture.
 
-use salvo::http::header::{self, HeaderValue};
 use salvo::prelude::*;
 use serde::Deserialize;
 
@@ -77,14 +76,12 @@ pub async fn delete_picture(depot: &mut Depot) -> AppResult<Json<User>> {
 /// `GET /api/profile/picture?v=…`: the URL changes with the picture, so it
 /// may be cached for good (privately: it is personal).
 #[handler]
-pub async fn picture(depot: &mut Depot, res: &mut Response) -> AppResult<()> {
+pub async fn picture(req: &mut Request, depot: &mut Depot, res: &mut Response) -> AppResult<()> {
     let state = state(depot)?.clone();
-    let me = signed_in(depot)?;
-    let blob_id = me.user.avatar.ok_or_else(|| AppError::not_found("No profile picture"))?;
-    let blob = state.store.run(move |s| s.blob(blob_id)).await?.ok_or_else(|| AppError::not_found("No profile picture"))?;
-    let headers = res.headers_mut();
-    headers.insert(header::CONTENT_TYPE, HeaderValue::from_str(&blob.content_type).map_err(AppError::internal)?);
-    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("private, max-age=31536000, immutable"));
-    res.write_body(blob.bytes).map_err(AppError::internal)?;
-    Ok(())
+    let blob = signed_in(depot)?.user.avatar.ok_or_else(no_picture)?;
+    super::blob::send(req, res, &state.store, blob, no_picture).await
+}
+
+fn no_picture() -> AppError {
+    AppError::not_found("No profile picture")
 }

@@ -6,8 +6,7 @@ use salvo::prelude::*;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
-use super::blob;
-use super::clients::{client_id, client_not_found, not_found_as_client};
+use super::clients::{client_id, not_found_as_client, send_file};
 use super::error::{AppError, AppResult};
 use super::session::signed_in;
 use super::state::{AppState, state};
@@ -126,10 +125,5 @@ async fn store_recording(state: &AppState, blob: u64, mut field: multer::Field<'
 /// `GET /api/clients/{id}/recording`, with `Range` support.
 #[handler]
 pub async fn read(req: &mut Request, depot: &mut Depot, res: &mut Response) -> AppResult<()> {
-    let state = state(depot)?.clone();
-    let owner = signed_in(depot)?.user.id;
-    let id = client_id(req)?;
-    let client = state.store.run(move |s| s.client(owner, id)).await.map_err(not_found_as_client)?;
-    let recording = client.recording.ok_or_else(|| AppError::not_found("No recording"))?;
-    blob::send(req, res, &state.store, recording.blob, client_not_found).await
+    send_file(req, depot, res, |client| client.recording.as_ref().map(|r| r.blob), "No recording").await
 }

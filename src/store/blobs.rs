@@ -24,12 +24,6 @@ struct BlobMeta {
     chunks: u32,
 }
 
-/// A whole blob, read back.
-pub struct Blob {
-    pub content_type: String,
-    pub bytes: Vec<u8>,
-}
-
 pub(super) fn seal_blob(tx: &WriteTransaction, id: u64, content_type: &str, size: u64, chunks: u32) -> StoreResult<()> {
     let meta = BlobMeta { content_type: content_type.to_owned(), size, chunks };
     tx.open_table(BLOB_META)?.insert(id, encode(&meta)?.as_slice())?;
@@ -142,20 +136,6 @@ impl Store {
             at += (to - from) as u64;
         }
         Ok(out)
-    }
-
-    pub fn blob(&self, id: u64) -> StoreResult<Option<Blob>> {
-        let tx = self.read()?;
-        let Some(meta) = tx.open_table(BLOB_META)?.get(id)?.map(|v| decode::<BlobMeta>(v.value())).transpose()? else {
-            return Ok(None);
-        };
-        let chunks = tx.open_table(BLOB_CHUNKS)?;
-        let mut bytes = Vec::with_capacity(meta.size as usize);
-        for i in 0..meta.chunks {
-            let chunk = chunks.get((id, i))?.ok_or_else(|| StoreError::Corrupt(format!("blob {id} lacks chunk {i}")))?;
-            bytes.extend_from_slice(chunk.value());
-        }
-        Ok(Some(Blob { content_type: meta.content_type, bytes }))
     }
 
     /// Replaces a user's profile picture (`None` removes it).

@@ -25,7 +25,7 @@ use redb::{Database, ReadableDatabase};
 
 pub use admins::{AdminRecord, AdminSessionRecord};
 pub use maintenance::{check_integrity, compact, restore};
-pub use blobs::{Blob, BlobInfo, CHUNK};
+pub use blobs::{BlobInfo, CHUNK};
 pub use clients::IDEMPOTENCY_KEY_MAX;
 pub use meta::SCHEMA_VERSION;
 pub use outbox::OutboxEntry;
