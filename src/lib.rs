@@ -13,6 +13,7 @@ pub mod domain;
 pub mod http;
 pub mod lan;
 pub mod mail;
+pub mod ocr;
 pub mod ops;
 pub mod server;
 pub mod settings;

@@ -51,6 +51,10 @@ pub fn run(data_dir: &DataDir) -> anyhow::Result<i32> {
         return Ok(0);
     }
     report.line("data dir", State::Ok, data_dir.root().display().to_string());
+    match crate::ocr::tesseract_version() {
+        Some(version) => report.line("ocr", State::Ok, version),
+        None => report.line("ocr", State::Missing, "business-card scanning needs: apt-get install tesseract-ocr tesseract-ocr-eng"),
+    }
     let size = std::fs::metadata(data_dir.database()).map(|m| m.len()).unwrap_or(0);
     match data_dir.free_bytes() {
         Some(free) if free < 500_000_000 => report.line("disk", State::Low, format!("{} free, database {}: free some space (uploads stop below 100 MB)", megabytes(free), megabytes(size))),

@@ -55,6 +55,11 @@ impl AppError {
         Self::new(StatusCode::INSUFFICIENT_STORAGE, message)
     }
 
+    /// A needed engine or program is missing on the server.
+    pub fn unavailable(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::SERVICE_UNAVAILABLE, message)
+    }
+
     pub fn too_many(message: impl Into<String>) -> Self {
         Self::new(StatusCode::TOO_MANY_REQUESTS, message)
     }

@@ -119,8 +119,11 @@ pub async fn send(req: &mut Request, depot: &mut Depot) -> AppResult<Json<Sent>>
         MailError::InvalidHeader(_) => AppError::bad_request(format!("The email cannot be sent: {e}")),
         MailError::Failed(reason) => AppError::bad_gateway("Failed to send email", reason),
     })?;
-    let (owner, id) = (me.user.id, p.client.id);
-    state.store.run(move |s| s.mark_emailed(owner, id, now_ms())).await.map_err(not_found_as_client)?;
+    if delivery == Delivery::Sent {
+        // Filed in the outbox is not emailed: the client has not got it.
+        let (owner, id) = (me.user.id, p.client.id);
+        state.store.run(move |s| s.mark_emailed(owner, id, now_ms())).await.map_err(not_found_as_client)?;
+    }
     Ok(Json(match delivery {
         Delivery::Sent => Sent { message: format!("Email sent to {to}"), delivery: "sent" },
         Delivery::Outbox(_) => Sent { message: "Saved to outbox: email is not configured on this server".into(), delivery: "outbox" },

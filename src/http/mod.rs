@@ -6,6 +6,7 @@ mod auth;
 mod blob;
 mod body;
 mod ca;
+mod cards;
 mod client_photo;
 mod clients;
 mod follow_up;
@@ -42,6 +43,7 @@ pub fn service(state: AppState, assets: AssetSource) -> Service {
                 .post(profile::upload_picture)
                 .delete(profile::delete_picture),
         )
+        .push(Router::with_path("business-card/scan").post(cards::scan))
         .push(Router::with_path("clients").get(clients::list).post(clients::create))
         .push(Router::with_path("clients/{id}").get(clients::read).patch(clients::update).delete(clients::delete))
         .push(Router::with_path("clients/{id}/photo").get(client_photo::read).post(client_photo::upload))

@@ -94,6 +94,7 @@ pub async fn run(options: ServeOptions) -> anyhow::Result<()> {
         allowed_origins: Arc::new(origins),
         ca_cert: matches!(options.tls, TlsMode::LocalCa).then(|| LocalCa::new(data_dir.tls_dir()).ca_cert_path()),
         data_dir: data_dir.root().to_owned(),
+        scan_permits: Arc::new(tokio::sync::Semaphore::new(1)),
         settings: Arc::new(settings),
     };
     let context = crate::ops::Context { public_url: state.public_url.clone(), reset_ttl: state.settings.reset_ttl };

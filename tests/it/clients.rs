@@ -240,25 +240,13 @@ fn a_recording_that_is_not_wav_is_refused_and_leaves_nothing_behind() {
 
 #[test]
 fn an_oversized_recording_is_refused_with_413_before_it_is_read() {
-    use std::io::{Read, Write};
     let app = spawn_app_with(&["--max-recording", "100000"]);
     let mut user = signed_in_user(&app.url, "big@example.com", PASSWORD);
     let id = create(&mut user, "Big Meeting");
 
     // Announced as too large: answered from the headers alone, no body sent.
-    let address = app.url.trim_start_matches("http://");
-    let mut stream = std::net::TcpStream::connect(address).unwrap();
-    let head = format!(
-        "POST /api/clients/{id}/recording HTTP/1.1\r\nHost: {address}\r\nOrigin: {}\r\nCookie: debrief_session={}\r\n\
-         Content-Type: multipart/form-data; boundary=x\r\nContent-Length: 10000000\r\n\r\n",
-        app.url,
-        user.cookie.clone().unwrap()
-    );
-    stream.write_all(head.as_bytes()).unwrap();
-    stream.set_read_timeout(Some(std::time::Duration::from_secs(10))).unwrap();
-    let mut answer = [0u8; 12];
-    stream.read_exact(&mut answer).unwrap();
-    assert_eq!(&answer, b"HTTP/1.1 413");
+    let status = crate::harness::status_before_body(&app.url, &format!("/api/clients/{id}/recording"), user.cookie.as_deref().unwrap(), "multipart/form-data; boundary=x", 10_000_000);
+    assert_eq!(status, 413);
 
     // Larger than announced: refused while streaming, nothing kept.
     let (status, body) = upload(&app.url, user.cookie.as_deref().unwrap(), id, &wav(4.0));

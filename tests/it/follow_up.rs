@@ -97,6 +97,7 @@ fn without_smtp_the_follow_up_is_filed_in_the_outbox_and_says_so() {
     assert_eq!(files.len(), 1);
     let raw = std::fs::read_to_string(files[0].path()).unwrap();
     assert!(raw.contains("Subject: Meeting Summary - Jane Doe"), "{raw}");
+    assert_eq!(ana.get(&format!("/api/clients/{id}")).body["emailedAt"], Value::Null, "filed is not emailed");
 }
 
 #[test]

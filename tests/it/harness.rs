@@ -128,3 +128,20 @@ pub fn cli(data_dir: &Path, args: &[&str]) -> std::process::Output {
 pub fn text(out: &[u8]) -> String {
     String::from_utf8_lossy(out).into_owned()
 }
+
+/// Sends only the head of a POST announcing `content_length` bytes and
+/// returns the status the server answers before any body arrives.
+pub fn status_before_body(base: &str, path: &str, cookie: &str, content_type: &str, content_length: u64) -> u16 {
+    use std::io::{Read, Write};
+    let address = base.trim_start_matches("http://");
+    let mut stream = std::net::TcpStream::connect(address).unwrap();
+    let head = format!(
+        "POST {path} HTTP/1.1\r\nHost: {address}\r\nOrigin: {base}\r\nCookie: debrief_session={cookie}\r\n\
+         Content-Type: {content_type}\r\nContent-Length: {content_length}\r\n\r\n"
+    );
+    stream.write_all(head.as_bytes()).unwrap();
+    stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let mut answer = [0u8; 12];
+    stream.read_exact(&mut answer).unwrap();
+    String::from_utf8_lossy(&answer[9..12]).parse().unwrap()
+}

@@ -7,6 +7,7 @@ mod smtp;
 
 mod accounts;
 mod admin;
+mod cards;
 mod clients;
 mod follow_up;
 mod instance;
