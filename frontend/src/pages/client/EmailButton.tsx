@@ -1,40 +1,131 @@
+import { useEffect, useId, useRef, useState } from "react";
 import { MailIcon } from "../../components/action-icons.tsx";
 import { Button } from "../../components/Button.tsx";
-import type { Client } from "../../lib/types.ts";
+import { api } from "../../lib/api.ts";
+import type { ClientRow } from "../../lib/types.ts";
+import { setQueryData } from "../../stores/query.ts";
+import { toast } from "../../stores/toast.ts";
+import {
+  canEmail,
+  EMAIL_LABELS,
+  EMAIL_MISSING,
+  failedOutcome,
+  lastEmailedText,
+  sendPath,
+  sentOutcome,
+  updatedRow,
+  type EmailClient,
+  type EmailStatus,
+  type SendOutcome,
+  type SendResult,
+} from "./email-flow.ts";
+import { EmailDialog } from "./EmailDialog.tsx";
 
-export type EmailStatus = "idle" | "sending" | "sent";
+const LIST_PATH = "/api/clients";
 
-const LABELS: Record<EmailStatus, string> = { idle: "Email Client", sending: "Sending...", sent: "Email Sent" };
-export const EMAIL_MISSING = "Cannot send email: Client email or summary is missing";
+/** Puts the client as the server now has it into the cached reads of this page and History. */
+function remember(client: EmailClient): void {
+  setQueryData<EmailClient>(`${LIST_PATH}/${client.id}`, () => client);
+  setQueryData<ClientRow[] | undefined>(LIST_PATH, (rows) =>
+    rows?.map((row) => (row.id === client.id ? updatedRow(row, client) : row)),
+  );
+}
 
-/** Email Client: idle → sending → sent (then stays disabled); unusable without an email and a summary. */
-export function EmailButton({
-  client,
-  status = "idle",
-  onSend,
-}: {
-  client: Pick<Client, "email" | "summary">;
-  status?: EmailStatus;
-  onSend?: () => void;
-}) {
-  const missing = !client.email?.trim() || !client.summary?.trim();
+/** Re-renders every minute while there is a relative time on screen. */
+function useMinuteTick(active: boolean): void {
+  const [, setTick] = useState(0);
+  useEffect(() => {
+    if (!active) return;
+    const timer = setInterval(() => setTick((n) => n + 1), 60_000);
+    return () => clearInterval(timer);
+  }, [active]);
+}
+
+/**
+ * Email Client: opens the preview, where the email is checked, corrected and sent.
+ * idle → sending → sent (then stays disabled on this visit); unusable without an
+ * email and a summary. After a reload the button is ready again and says when the
+ * client was last emailed.
+ */
+export function EmailButton({ client }: { client: EmailClient }) {
+  const [status, setStatus] = useState<EmailStatus>("idle");
+  const [open, setOpen] = useState(false);
+  // A fresh preview and form each time the dialog opens.
+  const [visit, setVisit] = useState(0);
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const sentRef = useRef<HTMLParagraphElement>(null);
+  const whyId = useId();
+  const missing = !canEmail(client);
+  const emailedAt = status === "sent" ? null : client.emailedAt ?? null;
+  useMinuteTick(!!emailedAt);
+
+  // The dialog hands focus back to the button, which is disabled once sent: the
+  // line saying where the email went takes it instead.
+  useEffect(() => {
+    if (status === "sent" && !open) sentRef.current?.focus();
+  }, [status, open]);
+
+  const send = async () => {
+    setStatus("sending");
+    let outcome: SendOutcome;
+    try {
+      const result = await api.post<SendResult>(sendPath(client.id), { userId: client.userId });
+      outcome = sentOutcome(result, client.email);
+    } catch (err) {
+      outcome = failedOutcome(err);
+    }
+    setStatus(outcome.status);
+    setSentTo(outcome.delivered ? outcome.toast.description ?? null : null);
+    setOpen(false);
+    toast(outcome.toast);
+    if (outcome.delivered) {
+      // The server noted when it went out: read it back for "Last emailed".
+      api.get<EmailClient>(`${LIST_PATH}/${client.id}`).then(remember, () => {});
+    }
+  };
+
   return (
     <div className="email-action">
       <Button
         block
         disabled={missing || status === "sent"}
         busy={status === "sending"}
-        aria-describedby={missing ? "email-missing" : undefined}
-        onClick={onSend}
+        aria-haspopup="dialog"
+        aria-describedby={missing ? whyId : undefined}
+        onClick={() => {
+          setVisit((n) => n + 1);
+          setOpen(true);
+        }}
       >
         <MailIcon size={20} />
-        {LABELS[status]}
+        {EMAIL_LABELS[status]}
       </Button>
       {missing && (
-        <p className="muted email-action__why" id="email-missing">
+        <p className="muted email-action__why" id={whyId}>
           {EMAIL_MISSING}
         </p>
       )}
+      {status === "sent" && sentTo && (
+        <p className="muted email-action__when" tabIndex={-1} ref={sentRef}>
+          {sentTo}
+        </p>
+      )}
+      {emailedAt && (
+        <p className="muted email-action__when">
+          <time dateTime={emailedAt} title={new Date(emailedAt).toLocaleString()}>
+            {lastEmailedText(emailedAt)}
+          </time>
+        </p>
+      )}
+      <EmailDialog
+        key={visit}
+        open={open}
+        client={client}
+        sending={status === "sending"}
+        onClose={() => setOpen(false)}
+        onSend={send}
+        onSaved={remember}
+      />
     </div>
   );
 }

@@ -1,0 +1,447 @@
+// Email Client against the real server: the preview dialog, corrections saved and
+// shown, sending through a real SMTP server on loopback (aiosmtpd), the outbox of a
+// server without SMTP, failures, the disabled button, and markup in the summary.
+
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { connect, createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import {
+  apiFromPage,
+  checkA11y,
+  fieldError,
+  heading,
+  notification,
+  seeToast,
+  signIn,
+  startServer,
+  useApp,
+  withPage,
+} from "./harness.mjs";
+
+const PYTHON = process.env.DEBRIEF_TEST_PYTHON || "/var/cache/debrief/test-tools/venv/bin/python";
+const EMAIL_MISSING = "Cannot send email: Client email or summary is missing";
+const OUTBOX = "Saved to outbox: email is not configured on this server";
+const SUMMARY = "We went through the quarterly numbers and agreed on a pilot in two offices.";
+
+// The server without SMTP: emails go to <dataDir>/outbox/.
+const app = useApp();
+
+let counter = 0;
+function clientData(overrides = {}) {
+  counter++;
+  const tag = "abcdefghij"[counter % 10] + Date.now().toString(36).replace(/\d/g, "");
+  return {
+    name: `Grace ${tag.charAt(0).toUpperCase()}${tag.slice(1)}`,
+    email: `grace.${Date.now()}.${counter}@client.example`,
+    phone: "555-123-4567",
+    company: "Compilers Inc",
+    position: "Rear Admiral",
+    ...overrides,
+  };
+}
+
+/** A client made through the API, then given a summary and next steps with a PATCH. */
+async function createClient(page, { summary = SUMMARY, nextSteps = "", ...overrides } = {}) {
+  const data = clientData(overrides);
+  const created = await apiFromPage(page, "POST", "/api/clients", { clientData: data });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  if (!summary && !nextSteps) return created.body;
+  const patched = await apiFromPage(page, "PATCH", `/api/clients/${created.body.id}`, { ...data, summary, nextSteps });
+  assert.equal(patched.status, 200, JSON.stringify(patched.body));
+  return patched.body;
+}
+
+async function openPreview(page, client) {
+  await page.goto(`/client/${client.id}`);
+  await heading(page, client.name).waitFor();
+  await page.getByRole("button", { name: "Email Client" }).click();
+  const dialog = page.getByRole("dialog", { name: "Email Preview" });
+  await dialog.waitFor();
+  await dialog.locator(".email-meta").waitFor();
+  return dialog;
+}
+
+/** The text of the email's HTML part as the frame shows it. */
+const framed = (page) => page.frameLocator(".email-dialog iframe");
+
+// --- a real SMTP server on loopback -------------------------------------------------
+
+async function freePort() {
+  const server = createServer();
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function waitForPort(port, ms) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const ok = await new Promise((resolve) => {
+      const socket = connect(port, "127.0.0.1");
+      socket.once("connect", () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once("error", () => resolve(false));
+    });
+    if (ok) return;
+    if (Date.now() > deadline) throw new Error(`nothing listens on port ${port} after ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** aiosmtpd writing every message it receives into a Maildir. */
+async function startSmtp() {
+  const root = await mkdtemp(join(tmpdir(), "debrief-e2e-smtp-"));
+  // A path that does not exist yet: the Maildir (with tmp/, new/, cur/) is made there.
+  const maildir = join(root, "Maildir");
+  const port = await freePort();
+  const proc = spawn(
+    PYTHON,
+    ["-m", "aiosmtpd", "-n", "-l", `127.0.0.1:${port}`, "-c", "aiosmtpd.handlers.Mailbox", maildir],
+    { stdio: ["ignore", "ignore", "pipe"] },
+  );
+  let log = "";
+  proc.stderr.on("data", (chunk) => (log += chunk));
+  const exited = new Promise((resolve) => proc.once("exit", resolve));
+  try {
+    await Promise.race([
+      waitForPort(port, 15_000),
+      exited.then((code) => Promise.reject(new Error(`aiosmtpd exited (${code}): ${log}`))),
+    ]);
+  } catch (err) {
+    proc.kill("SIGKILL");
+    throw err;
+  }
+  return {
+    port,
+    maildir,
+    async stop() {
+      if (proc.exitCode === null && proc.signalCode === null) {
+        proc.kill("SIGTERM");
+        await exited;
+      }
+      await rm(root, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Waits for `count` messages in the Maildir and returns them, oldest first. */
+async function receivedMessages(maildir, count, ms = 10_000) {
+  const dir = join(maildir, "new");
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const names = await readdir(dir).catch(() => []);
+    if (names.length >= count) {
+      const raw = await Promise.all(names.sort().map((n) => readFile(join(dir, n), "latin1")));
+      return raw.map(parseMessage);
+    }
+    if (Date.now() > deadline) throw new Error(`${names.length} of ${count} messages arrived in ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+// --- enough MIME to read the message ---------------------------------------------------
+
+/** `raw` is the message's bytes as latin1. Headers by lower-case name; leaf parts decoded. */
+function parseMessage(raw) {
+  const split = /\r?\n\r?\n/.exec(raw);
+  const head = split ? raw.slice(0, split.index) : raw;
+  const body = split ? raw.slice(split.index + split[0].length) : "";
+  const headers = {};
+  for (const line of head.replace(/\r?\n[ \t]+/g, " ").split(/\r?\n/)) {
+    const colon = line.indexOf(":");
+    if (colon <= 0) continue;
+    const name = line.slice(0, colon).trim().toLowerCase();
+    (headers[name] ??= []).push(line.slice(colon + 1).trim());
+  }
+  const header = (name) => headers[name]?.[0] ?? "";
+  const type = header("content-type") || "text/plain";
+  const boundary = /boundary="?([^";]+)"?/i.exec(type)?.[1];
+  if (/^multipart\//i.test(type) && boundary) {
+    const sections = body.split(new RegExp(`(?:^|\\r?\\n)--${boundary.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`));
+    const parts = sections
+      .slice(1)
+      .filter((s) => !s.startsWith("--"))
+      .map((s) => parseMessage(s.replace(/^[ \t]*\r?\n/, "")));
+    return { headers, header, type, parts: parts.flatMap((p) => (p.parts.length ? p.parts : [p])), text: "" };
+  }
+  const encoding = header("content-transfer-encoding").toLowerCase();
+  let bytes;
+  if (encoding === "base64") bytes = Buffer.from(body.replace(/\s+/g, ""), "base64");
+  else if (encoding === "quoted-printable") {
+    const unfolded = body.replace(/=\r?\n/g, "");
+    bytes = Buffer.from(unfolded.replace(/=([0-9A-Fa-f]{2})/g, (_, hex) => String.fromCharCode(parseInt(hex, 16))), "latin1");
+  } else bytes = Buffer.from(body, "latin1");
+  return { headers, header, type, parts: [], text: new TextDecoder("utf-8").decode(bytes) };
+}
+
+const partOf = (message, mime) => {
+  const leaves = message.parts.length ? message.parts : [message];
+  const part = leaves.find((p) => p.type.toLowerCase().startsWith(mime));
+  assert.ok(part, `the message has a ${mime} part (it has ${leaves.map((p) => p.type).join(", ")})`);
+  return part.text;
+};
+
+// --- the tests --------------------------------------------------------------------------
+
+describe("Email Client with an SMTP server", () => {
+  let smtp;
+  let server;
+  before(async () => {
+    smtp = await startSmtp();
+    server = await startServer({
+      args: ["--smtp-url", `smtp://127.0.0.1:${smtp.port}`, "--mail-from", "debrief@example.com"],
+    });
+  });
+  after(async () => {
+    await server?.stop();
+    await smtp?.stop();
+  });
+
+  test("preview, correct a next step, save, send: the client receives the corrected email", (t) =>
+    withPage(
+      app.browser,
+      t.name,
+      async (page) => {
+        const { fields } = await signIn(page);
+        const client = await createClient(page, { nextSteps: "Send the proposal\nBook a demo" });
+        await page.goto(`/client/${client.id}`);
+        await heading(page, client.name).waitFor();
+        await checkA11y(page);
+
+        const dialog = await openPreview(page, client);
+        // Full screen on a phone.
+        assert.deepEqual(await dialog.boundingBox(), { x: 0, y: 0, width: 390, height: 844 });
+        const expected = (await apiFromPage(page, "GET", `/api/clients/${client.id}/email`)).body;
+        assert.equal(expected.to, client.email);
+        assert.equal(expected.replyTo, fields.email);
+        assert.deepEqual(
+          await dialog.locator(".email-meta dt").allTextContents(),
+          ["From", "To", "Reply-To", "Subject"],
+        );
+        assert.deepEqual(await dialog.locator(".email-meta dd").allTextContents(), [
+          expected.fromName,
+          expected.to,
+          expected.replyTo,
+          expected.subject,
+        ]);
+        const frame = dialog.locator("iframe");
+        assert.equal(await frame.getAttribute("sandbox"), "", "sandboxed, no allow-* token");
+        assert.ok(await frame.getAttribute("title"), "the frame has a title");
+        assert.equal(await frame.getAttribute("src"), expected.htmlUrl);
+        await framed(page).getByText(SUMMARY).waitFor();
+        await framed(page).getByText("Send the proposal", { exact: true }).waitFor();
+        assert.equal(await dialog.getByLabel("Summary", { exact: true }).inputValue(), SUMMARY);
+        await checkA11y(page);
+
+        // The form's own rules: nothing goes to the server.
+        const patches = [];
+        page.on("request", (req) => {
+          if (req.method() === "PATCH") patches.push(req.url());
+        });
+        await dialog.getByLabel("Phone", { exact: true }).fill("12");
+        await dialog.getByRole("button", { name: "Save Changes" }).click();
+        assert.equal((await fieldError(page, "Phone", dialog)).message, "Phone number must be at least 10 digits");
+        assert.deepEqual(patches, []);
+        await dialog.getByLabel("Phone", { exact: true }).fill(client.phone);
+
+        // A corrected next step holds Send until it is saved and previewed.
+        const edited = "Send the revised proposal by Friday";
+        await dialog.getByLabel("Next Steps", { exact: true }).fill(`${edited}\nBook a demo`);
+        const send = dialog.getByRole("button", { name: "Send", exact: true });
+        assert.equal(await send.isDisabled(), true, "unsaved changes hold Send");
+        await dialog.getByText("Save the changes to see them in the preview before sending.").waitFor();
+        await dialog.getByRole("button", { name: "Save Changes" }).click();
+        await dialog.getByRole("status").getByText("Changes saved. The preview shows them.").waitFor();
+        assert.equal(patches.length, 1);
+        await framed(page).getByText(edited, { exact: true }).waitFor();
+        assert.equal(await framed(page).getByText("Send the proposal", { exact: true }).count(), 0);
+        assert.match(await dialog.locator(".email-text pre").textContent(), new RegExp(edited));
+        assert.equal(await send.isDisabled(), false);
+        // The page behind shows the correction too.
+        assert.equal((await apiFromPage(page, "GET", `/api/clients/${client.id}`)).body.nextSteps, `${edited}\nBook a demo`);
+
+        // Send: 'Sending...' on both buttons until the server answers.
+        let release;
+        const held = new Promise((resolve) => (release = resolve));
+        await page.route("**/api/clients/*/send-email", async (route) => {
+          await held;
+          await route.continue();
+        });
+        await send.click();
+        await dialog.getByRole("button", { name: "Sending..." }).waitFor();
+        assert.equal(await page.locator(".email-action > .btn").textContent(), "Sending...");
+        release();
+        await seeToast(page, "Success", `Email sent to ${client.email}`);
+        await dialog.waitFor({ state: "hidden" });
+        const sent = page.getByRole("button", { name: "Email Sent" });
+        await sent.waitFor();
+        assert.equal(await sent.isDisabled(), true);
+        // Focus does not fall back to the document: it is on the line saying where it went.
+        assert.equal(await page.evaluate(() => document.activeElement?.textContent), `Email sent to ${client.email}`);
+        await page.unroute("**/api/clients/*/send-email");
+        await checkA11y(page);
+
+        // What the SMTP server got: to the client only, with the correction in both parts.
+        const [message] = await receivedMessages(smtp.maildir, 1);
+        assert.equal(message.header("x-rcptto"), client.email);
+        assert.match(message.header("to"), new RegExp(client.email.replace(/\./g, "\\.")));
+        assert.equal(message.header("cc"), "");
+        assert.equal(message.header("bcc"), "");
+        const text = partOf(message, "text/plain");
+        const html = partOf(message, "text/html");
+        for (const [name, body] of [["text", text], ["html", html]]) {
+          assert.ok(body.includes(edited), `the ${name} part has the corrected step`);
+          assert.ok(body.includes("Book a demo"), `the ${name} part has the other step`);
+          assert.ok(!body.includes("Send the proposal"), `the ${name} part no longer has the old step`);
+          assert.ok(body.includes(SUMMARY), `the ${name} part has the summary`);
+        }
+
+        // Another visit: ready to send again, and when it was last sent.
+        await page.reload();
+        await heading(page, client.name).waitFor();
+        const again = page.getByRole("button", { name: "Email Client" });
+        await again.waitFor();
+        assert.equal(await again.isDisabled(), false);
+        await page.getByText("Last emailed just now").waitFor();
+        await checkA11y(page);
+      },
+      { baseURL: server.url, server },
+    ));
+});
+
+describe("Email Client without SMTP", () => {
+  test("the outbox: the toast says so, the button is ready again, the .eml is in the outbox", (t) =>
+    app.run(t, async (page) => {
+      await signIn(page);
+      const client = await createClient(page, { nextSteps: "Call back on Monday" });
+      const dialog = await openPreview(page, client);
+      await framed(page).getByText("Call back on Monday", { exact: true }).waitFor();
+      await checkA11y(page);
+
+      // The server's field errors go under their fields; its message shows in the dialog.
+      await page.route(`**/api/clients/${client.id}`, (route) =>
+        route.request().method() === "PATCH"
+          ? route.fulfill({
+              status: 400,
+              contentType: "application/json",
+              body: JSON.stringify({
+                message: "Invalid client",
+                fieldErrors: [{ field: "email", message: "Email address is too long" }],
+              }),
+            })
+          : route.continue(),
+      );
+      await dialog.getByRole("button", { name: "Save Changes" }).click();
+      assert.deepEqual(await fieldError(page, "Email", dialog), { invalid: true, message: "Email address is too long" });
+      await dialog.getByRole("alert").getByText("Invalid client").waitFor();
+      await checkA11y(page);
+      await page.unroute(`**/api/clients/${client.id}`);
+
+      const send = dialog.getByRole("button", { name: "Send", exact: true });
+      const outboxDir = join(app.server.dataDir, "outbox");
+      const emlFiles = async () => (await readdir(outboxDir).catch(() => [])).filter((n) => n.endsWith(".eml"));
+      const before = await emlFiles();
+
+      await send.click();
+      await seeToast(page, OUTBOX);
+      await dialog.waitFor({ state: "hidden" });
+      const button = page.getByRole("button", { name: "Email Client" });
+      await button.waitFor();
+      assert.equal(await button.isDisabled(), false);
+      const added = (await emlFiles()).filter((n) => !before.includes(n));
+      assert.equal(added.length, 1, "one .eml file in the outbox");
+      const eml = await readFile(join(outboxDir, added[0]), "latin1");
+      assert.match(eml, new RegExp(client.email.replace(/\./g, "\\.")));
+      await checkA11y(page);
+
+      // Again within the minute: the server refuses (429) and says why.
+      await page.getByRole("button", { name: "Email Client" }).click();
+      await dialog.waitFor();
+      await dialog.locator(".email-meta").waitFor();
+      await send.click();
+      await seeToast(
+        page,
+        "Failed to send email",
+        "This follow-up was just sent. Please wait a minute before sending it again.",
+      );
+      await page.getByRole("button", { name: "Email Client" }).waitFor();
+    }));
+
+  test("a failed send: 'Failed to send email' and back to Email Client", (t) =>
+    app.run(t, async (page) => {
+      await signIn(page);
+      const client = await createClient(page);
+      const dialog = await openPreview(page, client);
+      await page.route("**/api/clients/*/send-email", (route) =>
+        route.fulfill({ status: 502, contentType: "application/json", body: '{"message":"Failed to send email"}' }),
+      );
+      await dialog.getByRole("button", { name: "Send", exact: true }).click();
+      await seeToast(page, "Failed to send email");
+      assert.equal(await notification(page).locator(".toast--destructive").count(), 1);
+      const button = page.getByRole("button", { name: "Email Client" });
+      await button.waitFor();
+      assert.equal(await button.isDisabled(), false);
+      await checkA11y(page);
+    }));
+
+  test("no summary: the button is disabled and says why", (t) =>
+    app.run(t, async (page) => {
+      await signIn(page);
+      const client = await createClient(page, { summary: "" });
+      await page.goto(`/client/${client.id}`);
+      await heading(page, client.name).waitFor();
+      const button = page.getByRole("button", { name: "Email Client" });
+      assert.equal(await button.isDisabled(), true);
+      await page.getByText(EMAIL_MISSING, { exact: true }).waitFor();
+      assert.equal(
+        await button.evaluate((el) => document.getElementById(el.getAttribute("aria-describedby"))?.textContent),
+        EMAIL_MISSING,
+      );
+      assert.equal((await apiFromPage(page, "GET", `/api/clients/${client.id}/email`)).body.message, EMAIL_MISSING);
+      await checkA11y(page);
+    }));
+
+  test("markup in the summary is text everywhere, and the preview frame is sandboxed", (t) =>
+    app.run(t, async (page) => {
+      const markup = "<img src=x onerror=alert(1)>";
+      const dialogs = [];
+      const errors = [];
+      page.on("dialog", (d) => {
+        dialogs.push(d.message());
+        void d.dismiss();
+      });
+      // Signed in first: the signed-out session check logs its 401 on the way.
+      await signIn(page);
+      page.on("console", (msg) => {
+        if (msg.type() === "error") errors.push(msg.text());
+      });
+      const client = await createClient(page, { summary: `Before ${markup} after`, nextSteps: markup });
+      await page.goto(`/client/${client.id}`);
+      await heading(page, client.name).waitFor();
+      await page.getByText(`Before ${markup} after`, { exact: true }).waitFor();
+
+      const previewHtml = page.waitForResponse((res) => res.url().endsWith("/email/preview.html"));
+      await page.getByRole("button", { name: "Email Client" }).click();
+      const dialog = page.getByRole("dialog", { name: "Email Preview" });
+      await dialog.waitFor();
+      const response = await previewHtml;
+      assert.match(response.headers()["content-security-policy"] ?? "", /\bsandbox\b/);
+      assert.equal(await dialog.locator("iframe").getAttribute("sandbox"), "");
+      await framed(page).getByText(`Before ${markup} after`).waitFor();
+      await framed(page).getByText(markup, { exact: true }).waitFor();
+      assert.equal(await framed(page).locator('img[src="x"]').count(), 0);
+      assert.equal(await dialog.getByLabel("Summary", { exact: true }).inputValue(), `Before ${markup} after`);
+      assert.match(await dialog.locator(".email-text pre").textContent(), /Before <img src=x onerror=alert\(1\)> after/);
+      await checkA11y(page);
+      await page.waitForTimeout(300);
+      assert.deepEqual(dialogs, [], "no dialog opened");
+      assert.deepEqual(errors, [], "no console error");
+    }));
+});
