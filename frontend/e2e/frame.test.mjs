@@ -118,6 +118,26 @@ describe("app frame", () => {
           sessionStorage.setItem("seeded", "1");
         }
       });
+      // The dashboard confirms the flag with the server; stand in for a signed-in admin
+      // (the real sign-in is e2e/admin.test.mjs's).
+      const answers = {
+        "/api/admin/session": { username: "frame" },
+        "/api/admin/users": [],
+        "/api/admin/clients": [],
+        "/api/admin/email-template": {
+          name: "default",
+          fromName: "Debrief Support",
+          emailTitle: "Meeting Summary - [client name]",
+          firstContentSection: "Dear [client name],",
+          secondContentSection: "Questions? Reply to this email.",
+          thirdContentSection: "Ask [user name] about a free account.",
+        },
+        "/api/admin/logout": { message: "Logged out" },
+      };
+      await page.route("**/api/admin/**", (route) => {
+        const body = answers[new URL(route.request().url()).pathname];
+        return body ? route.fulfill({ json: body }) : route.fallback();
+      });
       await page.goto("/admin/dashboard");
       await heading(page, "Admin Dashboard").waitFor();
       const users = page.getByRole("tab", { name: "Users" });
