@@ -36,7 +36,7 @@ pub fn tesseract_version() -> Option<String> {
 
 /// Reads the card in `bytes` (JPEG, PNG or WebP).
 pub fn scan(bytes: &[u8]) -> Result<CardFields, OcrError> {
-    let image = prepare(decode(bytes)?);
+    let image = prepare(decode_upright(bytes)?);
     let mut best = read(&image)?;
     if best.confidence < CONFIDENT {
         for turned in [image.rotate90(), image.rotate180(), image.rotate270()] {
@@ -49,7 +49,9 @@ pub fn scan(bytes: &[u8]) -> Result<CardFields, OcrError> {
     Ok(fields::extract(&best.text))
 }
 
-fn decode(bytes: &[u8]) -> Result<DynamicImage, OcrError> {
+/// Decodes a photo and turns it as its EXIF orientation says, the way a
+/// phone shows it.
+pub fn decode_upright(bytes: &[u8]) -> Result<DynamicImage, OcrError> {
     let unreadable = |e: image::ImageError| OcrError::Unreadable(format!("the image cannot be read: {e}"));
     let reader = ImageReader::new(Cursor::new(bytes)).with_guessed_format().map_err(|e| OcrError::Unreadable(e.to_string()))?;
     let mut decoder = reader.into_decoder().map_err(unreadable)?;
@@ -169,6 +171,6 @@ mod tests {
 
     #[test]
     fn a_file_that_is_no_image_is_unreadable() {
-        assert!(matches!(decode(b"<html></html>"), Err(OcrError::Unreadable(_))));
+        assert!(matches!(decode_upright(b"<html></html>"), Err(OcrError::Unreadable(_))));
     }
 }

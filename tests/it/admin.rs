@@ -320,3 +320,65 @@ fn a_migration_backs_the_database_up_first_and_keeps_the_newest_three() {
         assert!(debrief::store::check_integrity(&backup.unwrap().path()).unwrap());
     }
 }
+
+#[test]
+fn template_edit_opens_the_editor_and_checks_the_result_before_saving() {
+    let app = spawn_app();
+    let edit = |script: &str| {
+        Command::new(BIN)
+            .args(["template", "edit", "--data-dir"])
+            .arg(&app.data_dir)
+            .env("EDITOR", script)
+            .env_remove("VISUAL")
+            .output()
+            .unwrap()
+    };
+    let saved = edit("sed -i 's/Debrief Support/Acme Partners/'");
+    assert!(saved.status.success(), "{}", text(&saved.stderr));
+    assert!(text(&cli(&app.data_dir, &["template", "show"]).stdout).contains("Acme Partners"));
+
+    let emptied = edit(r#"sed -i 's/"emailTitle": "[^"]*"/"emailTitle": ""/'"#);
+    assert!(!emptied.status.success());
+    assert!(text(&emptied.stderr).contains("Email title is required"), "{}", text(&emptied.stderr));
+    let broken = edit("sed -i 's/{/[/'");
+    assert!(!broken.status.success());
+    assert!(text(&broken.stderr).contains("not valid JSON"));
+    let shown = text(&cli(&app.data_dir, &["template", "show"]).stdout);
+    assert!(shown.contains("Meeting Summary - [client name]"), "a refused edit changes nothing: {shown}");
+}
+
+#[test]
+fn compact_shrinks_the_database_after_deletions() {
+    let mut app = spawn_app();
+    let mut user = signed_in_user(&app.url, "bulky@example.com", PASSWORD);
+    let id = user.post("/api/clients", json!({"clientData": {"name": "Big Files", "email": "b@client.example", "phone": "555 123 4567"}})).body["id"].as_u64().unwrap();
+    for _ in 0..5 {
+        let photo = big_png();
+        assert_eq!(user.post(&format!("/api/clients/{id}/photo"), json!({"photo": photo})).status, 200);
+    }
+    assert_eq!(user.delete(&format!("/api/clients/{id}")).status, 200);
+    assert!(app.terminate().success());
+    let before = std::fs::metadata(app.data_dir.join("debrief.redb")).unwrap().len();
+    let out = cli(&app.data_dir, &["compact"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let after = std::fs::metadata(app.data_dir.join("debrief.redb")).unwrap().len();
+    assert!(after < before, "{before} → {after}");
+    assert!(debrief::store::check_integrity(&app.data_dir.join("debrief.redb")).unwrap());
+}
+
+/// A PNG of about 700 KB of noise, as a data URL.
+fn big_png() -> String {
+    use base64::Engine;
+    let mut state = 0x2545_f491_u32;
+    let pixels: Vec<u8> = (0..(480 * 480 * 3))
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            state as u8
+        })
+        .collect();
+    let mut png = Vec::new();
+    image::write_buffer_with_format(&mut std::io::Cursor::new(&mut png), &pixels, 480, 480, image::ExtendedColorType::Rgb8, image::ImageFormat::Png).unwrap();
+    format!("data:image/png;base64,{}", base64::engine::general_purpose::STANDARD.encode(png))
+}

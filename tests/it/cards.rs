@@ -205,3 +205,34 @@ fn without_tesseract_the_endpoint_says_which_package_to_install() {
     let report = String::from_utf8_lossy(&doctor.stdout);
     assert!(report.lines().any(|l| l.starts_with("ocr") && l.contains("missing") && l.contains("tesseract-ocr")), "{report}");
 }
+
+/// `jpeg` with an EXIF APP1 segment whose Orientation tag is `orientation`.
+fn with_exif_orientation(jpeg: &[u8], orientation: u8) -> Vec<u8> {
+    let tiff: [u8; 26] = [
+        b'M', b'M', 0, 42, 0, 0, 0, 8, // big-endian TIFF header, IFD at 8
+        0, 1, // one entry
+        0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, orientation, 0, 0, // Orientation, SHORT, 1 value
+        0, 0, 0, 0, // no next IFD
+    ];
+    let mut segment = vec![0xFF, 0xE1, 0, (2 + 6 + tiff.len()) as u8];
+    segment.extend_from_slice(b"Exif\0\0");
+    segment.extend_from_slice(&tiff);
+    [&jpeg[..2], &segment, &jpeg[2..]].concat()
+}
+
+#[test]
+fn a_photo_turned_by_its_exif_orientation_is_read_upright() {
+    let dir = tempfile::tempdir().unwrap();
+    let upright = render(&cards()[0], dir.path(), 2);
+    // The pixels lie on their side, as a phone held upright stores them;
+    // the EXIF tag (6: turn 90° clockwise) says how to show them.
+    let sideways = dir.path().join("sideways.jpg");
+    let out = Command::new(CONVERT).arg(&upright).args(["-rotate", "-90"]).arg(&sideways).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let bytes = with_exif_orientation(&std::fs::read(&sideways).unwrap(), 6);
+    let shown = debrief::ocr::decode_upright(&bytes).unwrap();
+    assert!(shown.width() > shown.height(), "turned back to landscape: {}x{}", shown.width(), shown.height());
+    let fields = debrief::ocr::scan(&bytes).unwrap();
+    assert_eq!(fields.email, "jane.doe@globex.com");
+    assert_eq!(fields.name, "Jane Doe");
+}
