@@ -1,9 +1,9 @@
 import { useState } from "react";
 import { Button } from "../../components/Button.tsx";
 import { Dialog } from "../../components/Dialog.tsx";
-import { Input } from "../../components/Input.tsx";
 import { api, ApiError, errorMessage } from "../../lib/api.ts";
 import type { Client } from "../../lib/types.ts";
+import { ContactFields } from "./ContactFields.tsx";
 import { useForm } from "../../lib/use-form.ts";
 import { validateClient, type ClientField } from "../../lib/validation.ts";
 import { toast } from "../../stores/toast.ts";
@@ -47,19 +47,7 @@ function EditClientForm({ client, onSaved, onBusy }: { client: Client; onSaved: 
 
   return (
     <form id={FORM_ID} ref={form.ref} className="form" noValidate onSubmit={submit}>
-      <Input label="Name" autoComplete="off" {...form.field("name")} />
-      <Input
-        label="Email"
-        type="email"
-        inputMode="email"
-        autoComplete="off"
-        autoCapitalize="none"
-        spellcheck={false}
-        {...form.field("email")}
-      />
-      <Input label="Phone" type="tel" inputMode="tel" autoComplete="off" {...form.field("phone")} />
-      <Input label="Company" autoComplete="off" hint="Optional" {...form.field("company")} />
-      <Input label="Position" autoComplete="off" hint="Optional" {...form.field("position")} />
+      <ContactFields field={form.field} />
     </form>
   );
 }

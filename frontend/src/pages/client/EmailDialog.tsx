@@ -3,9 +3,9 @@ import { MailIcon } from "../../components/action-icons.tsx";
 import { Button } from "../../components/Button.tsx";
 import { Dialog } from "../../components/Dialog.tsx";
 import { AlertIcon } from "../../components/icons.tsx";
-import { Input } from "../../components/Input.tsx";
 import { Spinner } from "../../components/Spinner.tsx";
 import { api, ApiError, errorMessage } from "../../lib/api.ts";
+import { ContactFields } from "./ContactFields.tsx";
 import { useForm } from "../../lib/use-form.ts";
 import { validateClient, type ClientField } from "../../lib/validation.ts";
 import {
@@ -220,19 +220,7 @@ export function EmailDialog({
         <TextArea label="Next Steps" rows={5} hint="One step per line" {...form.field("nextSteps")} />
         <fieldset className="email-edit__contact">
           <legend>Client details</legend>
-          <Input label="Name" autoComplete="off" {...form.field("name")} />
-          <Input
-            label="Email"
-            type="email"
-            inputMode="email"
-            autoComplete="off"
-            autoCapitalize="none"
-            spellcheck={false}
-            {...form.field("email")}
-          />
-          <Input label="Phone" type="tel" inputMode="tel" autoComplete="off" {...form.field("phone")} />
-          <Input label="Company" autoComplete="off" hint="Optional" {...form.field("company")} />
-          <Input label="Position" autoComplete="off" hint="Optional" {...form.field("position")} />
+          <ContactFields field={form.field} />
         </fieldset>
         {note &&
           !(note.ok && unsaved) &&
