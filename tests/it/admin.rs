@@ -37,7 +37,8 @@ fn admin_browser(base: &str, username: &str) -> Browser {
     admin
 }
 
-const ADMIN_ROUTES: [(&str, &str); 10] = [
+const ADMIN_ROUTES: [(&str, &str); 11] = [
+    ("GET", "/api/admin/users/1/picture"),
     ("GET", "/api/admin/session"),
     ("GET", "/api/admin/users"),
     ("PUT", "/api/admin/users/1"),
@@ -135,7 +136,12 @@ fn deleting_a_user_removes_everything_of_theirs() {
     let doomed_id = doomed.get("/api/auth/me").body["id"].as_u64().unwrap();
 
     let mut admin = admin_browser(&app.url, "boss");
-    assert_eq!(admin.get("/api/admin/users").body.as_array().unwrap().len(), 2);
+    let users = admin.get("/api/admin/users");
+    assert_eq!(users.body.as_array().unwrap().len(), 2);
+    let picture = users.body.as_array().unwrap().iter().find_map(|u| u["profileImageUrl"].as_str()).unwrap().to_owned();
+    assert!(picture.starts_with(&format!("/api/admin/users/{doomed_id}/picture?v=")), "{picture}");
+    let res = crate::harness::client().get(format!("{}{picture}", app.url)).header("Cookie", admin.extra_cookie.clone().unwrap()).call().unwrap();
+    assert_eq!((res.status().as_u16(), res.headers()["content-type"].to_str().unwrap()), (200, "image/png"));
     let all = admin.get("/api/admin/clients");
     assert_eq!(all.body.as_array().unwrap().len(), 2);
     assert!(all.text.contains("\"createdByEmail\":\"doomed@example.com\""));

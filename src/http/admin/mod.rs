@@ -42,6 +42,7 @@ pub fn router() -> Router {
                 .push(Router::with_path("session").get(login::session))
                 .push(Router::with_path("users").get(users::list))
                 .push(Router::with_path("users/{id}").put(users::update).delete(users::delete))
+                .push(Router::with_path("users/{id}/picture").get(users::picture))
                 .push(Router::with_path("clients").get(clients::list))
                 .push(Router::with_path("clients/{id}").put(clients::update).delete(clients::delete))
                 .push(Router::with_path("email-template").get(template::read).put(template::update)),

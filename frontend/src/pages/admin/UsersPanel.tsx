@@ -1,7 +1,5 @@
-import { useStore } from "@nanostores/react";
 import { Avatar } from "../../components/Avatar.tsx";
 import { Button } from "../../components/Button.tsx";
-import { $session } from "../../stores/session.ts";
 import type { AdminUser, LoadStatus } from "./dashboard-store.ts";
 import { ListStatus } from "./ListStatus.tsx";
 
@@ -16,10 +14,6 @@ interface UsersPanelProps {
 }
 
 export function UsersPanel({ users, status, onRetry, onEdit, onDelete }: UsersPanelProps) {
-  // A profile picture is served only to its owner (GET /api/profile/picture answers with
-  // the signed-in user's own), so only the admin's own account, when this browser is also
-  // signed in as that user, can show one; everyone else gets initials.
-  const me = useStore($session).user;
   return (
     <ListStatus
       status={status}
@@ -32,14 +26,13 @@ export function UsersPanel({ users, status, onRetry, onEdit, onDelete }: UsersPa
       <ul className="admin-grid" aria-label="Users">
         {users.map((user) => {
           const name = fullName(user);
-          const own = me !== null && String(me.id) === String(user.id);
           return (
             <li key={user.id} className="card admin-card">
               <div className="admin-card__who">
                 {/* The name follows: the picture or initials add nothing for a screen reader. */}
                 <span aria-hidden="true" className="admin-card__avatar">
                   <Avatar
-                    src={own ? user.profileImageUrl : null}
+                    src={user.profileImageUrl}
                     firstName={user.firstName}
                     lastName={user.lastName}
                     size="md"
