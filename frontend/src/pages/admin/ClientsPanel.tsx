@@ -1,5 +1,5 @@
-import { Button } from "../../components/Button.tsx";
 import type { AdminClient, LoadStatus } from "./dashboard-store.ts";
+import { CardActions, CardDetails } from "./CardParts.tsx";
 import { ListStatus } from "./ListStatus.tsx";
 
 let dateFormat: Intl.DateTimeFormat | null = null;
@@ -40,43 +40,16 @@ export function ClientsPanel({ clients, status, onRetry, onEdit, onDelete }: Cli
               </p>
               <p className="admin-card__meta">ID: {client.id}</p>
             </div>
-            <dl className="admin-card__details">
-              <div>
-                <dt>Email</dt>
-                <dd className="break-all">{client.email}</dd>
-              </div>
-              <div>
-                <dt>Phone</dt>
-                <dd>{client.phone}</dd>
-              </div>
-              {client.company && (
-                <div>
-                  <dt>Company</dt>
-                  <dd>{client.company}</dd>
-                </div>
-              )}
-              {client.position && (
-                <div>
-                  <dt>Position</dt>
-                  <dd>{client.position}</dd>
-                </div>
-              )}
-            </dl>
+            <CardDetails
+              items={[
+                ["Email", client.email, true],
+                ["Phone", client.phone],
+                ["Company", client.company],
+                ["Position", client.position],
+              ]}
+            />
             {client.summary && <p className="admin-card__summary">{client.summary}</p>}
-            <div className="admin-card__actions">
-              <Button variant="outline" size="sm" aria-label={`Edit ${client.name}`} onClick={() => onEdit(client)}>
-                Edit
-              </Button>
-              <Button
-                variant="outline"
-                size="sm"
-                className="btn--danger-outline"
-                aria-label={`Delete ${client.name}`}
-                onClick={() => onDelete(client)}
-              >
-                Delete
-              </Button>
-            </div>
+            <CardActions name={client.name} onEdit={() => onEdit(client)} onDelete={() => onDelete(client)} />
           </li>
         ))}
       </ul>

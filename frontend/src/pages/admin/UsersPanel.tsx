@@ -1,6 +1,6 @@
 import { Avatar } from "../../components/Avatar.tsx";
-import { Button } from "../../components/Button.tsx";
 import type { AdminUser, LoadStatus } from "./dashboard-store.ts";
+import { CardActions, CardDetails } from "./CardParts.tsx";
 import { ListStatus } from "./ListStatus.tsx";
 
 export const fullName = (u: Pick<AdminUser, "firstName" | "lastName">) => `${u.firstName} ${u.lastName}`.trim();
@@ -43,38 +43,14 @@ export function UsersPanel({ users, status, onRetry, onEdit, onDelete }: UsersPa
                   <p className="admin-card__meta">ID: {user.id}</p>
                 </div>
               </div>
-              <dl className="admin-card__details">
-                <div>
-                  <dt>Email</dt>
-                  <dd className="break-all">{user.email}</dd>
-                </div>
-                {user.company && (
-                  <div>
-                    <dt>Company</dt>
-                    <dd>{user.company}</dd>
-                  </div>
-                )}
-                {user.position && (
-                  <div>
-                    <dt>Position</dt>
-                    <dd>{user.position}</dd>
-                  </div>
-                )}
-              </dl>
-              <div className="admin-card__actions">
-                <Button variant="outline" size="sm" aria-label={`Edit ${name}`} onClick={() => onEdit(user)}>
-                  Edit
-                </Button>
-                <Button
-                  variant="outline"
-                  size="sm"
-                  className="btn--danger-outline"
-                  aria-label={`Delete ${name}`}
-                  onClick={() => onDelete(user)}
-                >
-                  Delete
-                </Button>
-              </div>
+              <CardDetails
+                items={[
+                  ["Email", user.email, true],
+                  ["Company", user.company],
+                  ["Position", user.position],
+                ]}
+              />
+              <CardActions name={name} onEdit={() => onEdit(user)} onDelete={() => onDelete(user)} />
             </li>
           );
         })}
