@@ -19,6 +19,7 @@ import {
 import { newUuid } from "../lib/uuid.ts";
 import { $session } from "../stores/session.ts";
 import { samplesToMs, wavBlob } from "../lib/wav.ts";
+import { dropLock, getMicrophone, heldElsewhere, holdLock, storageWarning } from "./device.ts";
 import { PROCESSOR_NAME, type FromWorklet, type ToWorklet } from "./protocol.ts";
 
 export type RecorderStatus = "idle" | "starting" | "recording" | "paused" | "stopping" | "complete";
@@ -49,10 +50,6 @@ export const PAUSED_MIC_LOST = "Could not get the microphone back. Close other a
 export const NOT_KEPT =
   "This recording could not be saved on the phone as it went: keep this page open until the client is saved.";
 
-const BYTES_PER_MINUTE = 16_000 * 2 * 60;
-/** Below this much free storage the user is told how many minutes still fit. */
-const LOW_STORAGE_BYTES = 30 * BYTES_PER_MINUTE;
-const LOCK_PREFIX = "debrief-recording:";
 
 const initial: RecorderState = {
   status: "idle",
@@ -104,24 +101,6 @@ interface Capture {
 }
 
 let capture: Capture | null = null;
-let releaseLock: (() => void) | null = null;
-
-function holdLock(id: string): void {
-  releaseLock?.();
-  releaseLock = null;
-  const locks = typeof navigator !== "undefined" ? navigator.locks : undefined;
-  if (!locks) return;
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  releaseLock = release;
-  locks.request(LOCK_PREFIX + id, () => held).catch(() => {});
-}
-
-function dropLock(): void {
-  releaseLock?.();
-  releaseLock = null;
-}
-
 function elapsed(s: Capture): number {
   return s.recordedMs + (s.resumedAt === null ? 0 : performance.now() - s.resumedAt);
 }
@@ -220,20 +199,6 @@ function ask(s: Capture, message: ToWorklet, answer: "paused" | "stopped"): Prom
   });
 }
 
-function getMicrophone(): Promise<MediaStream> {
-  return navigator.mediaDevices.getUserMedia({
-    audio: {
-      channelCount: { ideal: 1 },
-      // Nothing plays while recording, so there is no echo to cancel; the phone's
-      // gain control still helps with voices across a table.
-      echoCancellation: false,
-      noiseSuppression: false,
-      autoGainControl: true,
-    },
-    video: false,
-  });
-}
-
 /** Pauses by itself when the system takes the microphone away, and says why. */
 function watchTrack(s: Capture): () => void {
   const track = s.stream.getAudioTracks()[0];
@@ -250,29 +215,6 @@ function watchTrack(s: Capture): () => void {
     track.removeEventListener("mute", onMute);
     track.removeEventListener("ended", onEnded);
   };
-}
-
-async function storageWarning(): Promise<string | null> {
-  const storage = typeof navigator !== "undefined" ? navigator.storage : undefined;
-  if (!storage) return null;
-  try {
-    // Ask the browser not to clear our storage under pressure; a refusal changes nothing here.
-    await storage.persist?.();
-  } catch {
-    // not offered
-  }
-  try {
-    const { quota, usage } = (await storage.estimate?.()) ?? {};
-    if (typeof quota !== "number" || typeof usage !== "number") return null;
-    const free = quota - usage;
-    if (free >= LOW_STORAGE_BYTES) return null;
-    const minutes = Math.max(0, Math.floor(free / BYTES_PER_MINUTE));
-    return minutes === 0
-      ? "This phone has no room left to keep the recording: keep this page open until the client is saved."
-      : `Storage on this phone is nearly full: there is room for about ${minutes} minute${minutes === 1 ? "" : "s"} of recording.`;
-  } catch {
-    return null;
-  }
 }
 
 function teardown(s: Capture): void {
@@ -491,19 +433,6 @@ $session.listen((next) => {
 });
 
 // --- recordings left behind by a reload or a crash ------------------------------------
-
-async function heldElsewhere(): Promise<Set<string>> {
-  const held = new Set<string>();
-  try {
-    const snapshot = await navigator.locks?.query();
-    for (const lock of [...(snapshot?.held ?? []), ...(snapshot?.pending ?? [])]) {
-      if (lock.name?.startsWith(LOCK_PREFIX)) held.add(lock.name.slice(LOCK_PREFIX.length));
-    }
-  } catch {
-    // no Web Locks: every unattached recording is offered
-  }
-  return held;
-}
 
 /** Unfinished or unsaved recordings of this user, newest first, not in use by a tab. */
 export async function findLeftBehind(userId: string): Promise<StoredRecording[]> {
