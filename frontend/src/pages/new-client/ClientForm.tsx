@@ -12,6 +12,7 @@ import { invalidate } from "../../stores/query.ts";
 import { toast } from "../../stores/toast.ts";
 import { PhotoPicker } from "./PhotoPicker.tsx";
 import { ProcessingOverlay } from "./ProcessingOverlay.tsx";
+import { ScanCard } from "./ScanCardDialog.tsx";
 import { describeCreateFailure, SAVE_TEXT, saveClient, type SaveStage } from "./save-client.ts";
 
 const EMPTY: Record<ClientField, string> = { name: "", email: "", phone: "", company: "", position: "" };
@@ -77,6 +78,15 @@ export function ClientForm({ userId }: { userId: string | null }) {
   return (
     <Card>
       <CardHeader title="Client Details" id="client-details" />
+      <ScanCard
+        values={form.values}
+        disabled={saving}
+        onFill={(changes) => {
+          for (const [field, value] of Object.entries(changes) as Array<[ClientField, string]>) {
+            form.setValue(field, value);
+          }
+        }}
+      />
       <form ref={form.ref} className="form" noValidate aria-labelledby="client-details" onSubmit={submit}>
         <Input label="Full Name" autoComplete="off" autoCapitalize="words" {...form.field("name")} />
         <Input
