@@ -5,6 +5,6 @@ mod passwords;
 mod throttle;
 mod tokens;
 
-pub use passwords::{Passwords, hash_blocking, verify_blocking};
+pub use passwords::{Passwords, hash_blocking};
 pub use throttle::Throttle;
 pub use tokens::{Token, TokenHash};

@@ -19,11 +19,6 @@ pub fn hash_blocking(password: &str) -> anyhow::Result<String> {
         .map_err(|e| anyhow::anyhow!("hashing a password: {e}"))
 }
 
-/// Whether `password` matches `hash`, on the calling thread.
-pub fn verify_blocking(password: &str, hash: &str) -> bool {
-    PasswordHash::new(hash).is_ok_and(|parsed| Argon2::default().verify_password(password.as_bytes(), &parsed).is_ok())
-}
-
 /// Argon2id hashing on the blocking pool, at most `limit` at once, so a
 /// burst of logins cannot starve the server of threads or memory (each hash
 /// takes 19 MiB).

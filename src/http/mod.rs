@@ -27,7 +27,6 @@ use salvo::prelude::*;
 use serde::Serialize;
 
 pub use assets::AssetSource;
-pub use headers::CONTENT_SECURITY_POLICY;
 pub use state::AppState;
 
 /// The whole service: routes, middleware and the error catcher.
