@@ -7,21 +7,13 @@
 
 import { atom, type ReadableAtom } from "nanostores";
 import { api, ApiError } from "../../lib/api.ts";
+import type { User } from "../../lib/types.ts";
 import { isAdminSessionLost } from "../../stores/admin.ts";
 import { toast } from "../../stores/toast.ts";
 import type { TemplateValues } from "./validation.ts";
 
-export interface AdminUser {
-  id: number | string;
-  email: string;
-  firstName: string;
-  lastName: string;
-  company: string;
-  position: string;
-  linkedinUrl: string | null;
-  profileImageUrl: string | null;
-  createdAt: string;
-}
+/** The admin list carries users as the API shapes them everywhere. */
+export type AdminUser = User;
 
 export interface AdminClient {
   id: number | string;
