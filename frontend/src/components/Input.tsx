@@ -1,6 +1,6 @@
-import { useId, type InputHTMLAttributes, type ReactNode } from "react";
-import { cx } from "../lib/cx.ts";
+import type { InputHTMLAttributes, ReactNode } from "react";
 import type { WithClass } from "../lib/props.ts";
+import { Field } from "./Field.tsx";
 
 export type InputProps = Omit<WithClass<InputHTMLAttributes<HTMLInputElement>>, "id"> & {
   id?: string;
@@ -11,34 +11,22 @@ export type InputProps = Omit<WithClass<InputHTMLAttributes<HTMLInputElement>>, 
 };
 
 export function Input({ label, error, hint, id, className, ...rest }: InputProps) {
-  const autoId = useId();
-  const inputId = id ?? `in-${autoId}`;
-  const hintId = hint ? `${inputId}-hint` : undefined;
-  const errorId = error ? `${inputId}-error` : undefined;
-  const describedBy = [hintId, errorId].filter(Boolean).join(" ") || undefined;
   return (
-    <div className={cx("field", error && "field--invalid", className)}>
-      <label className="field__label" htmlFor={inputId}>
-        {label}
-      </label>
-      <input
+    <Field
+      id={id}
+      label={label}
+      error={error}
+      hint={hint}
+      className={className}
+      control={(control) => (
         // Omit<> flattens preact's union of input types; the props are the same ones.
-        {...(rest as InputHTMLAttributes<HTMLInputElement>)}
-        id={inputId}
-        className="field__input"
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
-      />
-      {hint && (
-        <p className="field__hint" id={hintId}>
-          {hint}
-        </p>
+        <input {...(rest as InputHTMLAttributes<HTMLInputElement>)} {...control} className="field__input" />
       )}
-      {error && (
-        <p className="field__error" id={errorId}>
-          {error}
-        </p>
-      )}
-    </div>
+    />
   );
+}
+
+/** An email address field: the keyboard, autofill and no autocorrection set for one. */
+export function EmailInput(props: Omit<InputProps, "type" | "inputMode" | "autoCapitalize" | "spellcheck">) {
+  return <Input autoComplete="email" {...props} type="email" inputMode="email" autoCapitalize="none" spellcheck={false} />;
 }

@@ -2,7 +2,7 @@ import { useState } from "react";
 import { Link } from "wouter";
 import { Button } from "../components/Button.tsx";
 import { Card, CardHeader } from "../components/Card.tsx";
-import { Input } from "../components/Input.tsx";
+import { EmailInput, Input } from "../components/Input.tsx";
 import { Page } from "../components/Page.tsx";
 import { AuthBrand } from "../components/AuthBrand.tsx";
 import { api, ApiError, errorMessage } from "../lib/api.ts";
@@ -41,15 +41,7 @@ export default function Login() {
       <Card>
         <CardHeader level={1} title="Welcome back" description="Sign in to your account" />
         <form ref={form.ref} className="form" noValidate onSubmit={submit}>
-          <Input
-            label="Email"
-            type="email"
-            autoComplete="email"
-            inputMode="email"
-            autoCapitalize="none"
-            spellcheck={false}
-            {...form.field("email")}
-          />
+          <EmailInput label="Email" {...form.field("email")} />
           <Input label="Password" type="password" autoComplete="current-password" {...form.field("password")} />
           <Button type="submit" block busy={busy}>
             Sign In

@@ -3,7 +3,7 @@ import { Link, useLocation } from "wouter";
 import { AuthBrand } from "../components/AuthBrand.tsx";
 import { Button } from "../components/Button.tsx";
 import { Card, CardHeader } from "../components/Card.tsx";
-import { Input } from "../components/Input.tsx";
+import { EmailInput, Input } from "../components/Input.tsx";
 import { Page } from "../components/Page.tsx";
 import { api, ApiError, errorMessage } from "../lib/api.ts";
 import type { User } from "../lib/types.ts";
@@ -64,15 +64,7 @@ export default function Signup() {
             <Input label="First Name" autoComplete="given-name" {...form.field("firstName")} />
             <Input label="Last Name" autoComplete="family-name" {...form.field("lastName")} />
           </div>
-          <Input
-            label="Email"
-            type="email"
-            autoComplete="email"
-            inputMode="email"
-            autoCapitalize="none"
-            spellcheck={false}
-            {...form.field("email")}
-          />
+          <EmailInput label="Email" {...form.field("email")} />
           <Input
             label="Password"
             type="password"

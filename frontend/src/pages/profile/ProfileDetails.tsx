@@ -2,7 +2,7 @@ import { useState } from "react";
 import { useLocation } from "wouter";
 import { Button } from "../../components/Button.tsx";
 import { Card, CardHeader } from "../../components/Card.tsx";
-import { Input } from "../../components/Input.tsx";
+import { EmailInput, Input } from "../../components/Input.tsx";
 import { api, ApiError } from "../../lib/api.ts";
 import type { User } from "../../lib/types.ts";
 import { useForm } from "../../lib/use-form.ts";
@@ -67,15 +67,7 @@ export function ProfileDetails({ user }: { user: User }) {
           <Input label="First Name" autoComplete="given-name" {...form.field("firstName")} />
           <Input label="Last Name" autoComplete="family-name" {...form.field("lastName")} />
         </div>
-        <Input
-          label="Email"
-          type="email"
-          autoComplete="email"
-          inputMode="email"
-          autoCapitalize="none"
-          spellcheck={false}
-          {...form.field("email")}
-        />
+        <EmailInput label="Email" {...form.field("email")} />
         <Input label="Company" autoComplete="organization" {...form.field("company")} />
         <Input label="Position" autoComplete="organization-title" {...form.field("position")} />
         <Input

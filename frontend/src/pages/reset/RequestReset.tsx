@@ -3,7 +3,7 @@ import { Link, useLocation } from "wouter";
 import { AuthBrand } from "../../components/AuthBrand.tsx";
 import { Button } from "../../components/Button.tsx";
 import { Card, CardHeader } from "../../components/Card.tsx";
-import { Input } from "../../components/Input.tsx";
+import { EmailInput } from "../../components/Input.tsx";
 import { Page } from "../../components/Page.tsx";
 import { api, ApiError } from "../../lib/api.ts";
 import { useForm } from "../../lib/use-form.ts";
@@ -67,15 +67,7 @@ export function RequestReset() {
           description="Enter the email of your account and we'll send you a link to reset your password."
         />
         <form ref={form.ref} className="form" noValidate onSubmit={submit}>
-          <Input
-            label="Email"
-            type="email"
-            autoComplete="email"
-            inputMode="email"
-            autoCapitalize="none"
-            spellcheck={false}
-            {...form.field("email")}
-          />
+          <EmailInput label="Email" {...form.field("email")} />
           <Button type="submit" block busy={busy}>
             Send Reset Link
           </Button>
