@@ -2,8 +2,10 @@
 //! and email the client a follow-up.
 //!
 //! Layers point down: `cli` → `server` → `http` → `domain` / `auth` / `store` /
-//! `mail` / `control` / `tls`.
+//! `mail` / `control` / `tls`; the jobs
+//! worker → `asr` / `summarise` → `models`.
 
+pub mod asr;
 pub mod auth;
 pub mod cli;
 pub mod clock;
@@ -13,9 +15,11 @@ pub mod domain;
 pub mod http;
 pub mod lan;
 pub mod mail;
+pub mod models;
 pub mod ocr;
 pub mod ops;
 pub mod server;
 pub mod settings;
 pub mod store;
+pub mod summarise;
 pub mod tls;

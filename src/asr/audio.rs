@@ -1,0 +1,1 @@
+//! Reading a recording into 16 kHz mono samples.

@@ -1,0 +1,68 @@
+//! Speech to text: two engines behind one trait. Vosk (its C library loaded at
+//! run time) is small and fast; Whisper through candle is pure Rust and more
+//! accurate. Both take 16 kHz mono samples (see `audio`) and report progress.
+
+pub mod audio;
+pub mod vosk;
+pub mod whisper;
+
+use serde::Serialize;
+
+/// The rate every engine works at; `audio` resamples anything else to it.
+pub const SAMPLE_RATE: u32 = 16_000;
+
+/// A transcript: the text as one string and the utterances it came from.
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct Transcript {
+    pub text: String,
+    pub segments: Vec<Segment>,
+}
+
+/// One utterance, with the words in it when the engine times them.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct Segment {
+    pub start_ms: u64,
+    pub end_ms: u64,
+    pub text: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub words: Vec<Word>,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct Word {
+    pub start_ms: u64,
+    pub end_ms: u64,
+    pub text: String,
+}
+
+impl Transcript {
+    /// Joins segments into the transcript text, one space between them.
+    pub fn from_segments(segments: Vec<Segment>) -> Self {
+        let text = segments.iter().map(|s| s.text.trim()).filter(|t| !t.is_empty()).collect::<Vec<_>>().join(" ");
+        Self { text, segments }
+    }
+}
+
+/// Told how far an engine has come, in percent (0–100, never going back).
+pub type Progress<'a> = &'a mut dyn FnMut(u8);
+
+pub trait Transcriber: Send {
+    /// `samples` are 16 kHz mono in [-1, 1].
+    fn transcribe(&mut self, samples: &[f32], progress: Progress<'_>) -> Result<Transcript, AsrError>;
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum AsrError {
+    /// The engine or its model is not installed; the text says which.
+    #[error("{0}")]
+    Missing(String),
+    /// The model is there but cannot be used (damaged or the wrong kind).
+    #[error("{0}")]
+    BadModel(String),
+    /// The engine failed while decoding.
+    #[error("{0}")]
+    Engine(String),
+}

@@ -1,0 +1,1 @@
+//! Vosk through its C API, with libvosk loaded at run time.
