@@ -145,3 +145,11 @@ pub fn status_before_body(base: &str, path: &str, cookie: &str, content_type: &s
     stream.read_exact(&mut answer).unwrap();
     String::from_utf8_lossy(&answer[9..12]).parse().unwrap()
 }
+
+/// The real models and speech fetched by `scripts/test-models`; a test that
+/// needs them fails (never skips) when they are missing.
+pub fn test_models() -> PathBuf {
+    let dir = std::env::var_os("DEBRIEF_TEST_MODELS").map(PathBuf::from).unwrap_or_else(|| "/var/cache/debrief/models".into());
+    assert!(dir.join("librivox").is_dir(), "test models missing in {}: run scripts/test-models", dir.display());
+    dir
+}
