@@ -14,6 +14,27 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::datadir::DataDir;
+
+mod archive;
+pub mod catalog;
+mod ct2;
+mod download;
+pub mod import;
+pub mod install;
+pub mod kind;
+pub mod list;
+mod place;
+
+pub use kind::{Kind, Target};
+pub use crate::progress::megabytes;
+
+/// The command that installs a model of `kind` on this machine, for the
+/// messages that say one is missing.
+pub fn install_hint(kind: Kind) -> String {
+    catalog::Catalog::load(None).map_or_else(|_| "debrief models import PATH".to_owned(), |c| c.fix_command(kind))
+}
+
 #[derive(Debug, Clone)]
 pub struct ModelsDir {
     root: PathBuf,
@@ -29,18 +50,23 @@ impl ModelsDir {
         Self { root: root.into() }
     }
 
+    /// The default place: `models/` in the data directory.
+    pub fn default_for(data_dir: &DataDir) -> Self {
+        Self::new(data_dir.root().join("models"))
+    }
+
     pub fn root(&self) -> &Path {
         &self.root
     }
 
     /// Where an installed libvosk lives (the system's library is the fallback).
     pub fn libvosk(&self) -> PathBuf {
-        self.root.join("lib").join("libvosk.so")
+        Target::libvosk().path(&self.root).join(kind::LIBVOSK)
     }
 
     /// The installed Vosk model, if any (the first by name).
     pub fn vosk_model(&self) -> Option<PathBuf> {
-        first_dir(&self.root.join("vosk"), |d| d.join("am").is_dir() && d.join("conf").is_dir())
+        first_dir(&self.root.join("vosk"), |d| Kind::Vosk.is_complete(d))
     }
 
     /// The installed Whisper model, preferring the larger one.
@@ -49,33 +75,34 @@ impl ModelsDir {
             .iter()
             .map(|name| self.root.join("whisper").join(name))
             .chain(subdirs(&self.root.join("whisper")))
-            .find(|d| has_files(d, &["config.json", "tokenizer.json", "model.safetensors"]))
+            .find(|d| Kind::Whisper.is_complete(d))
     }
 
     /// The installed sentence-embedding model, if any.
     pub fn embedding_model(&self) -> Option<PathBuf> {
         let dir = self.root.join("embedding").join(EMBEDDING_MODEL);
-        has_files(&dir, &["config.json", "tokenizer.json", "model.safetensors"]).then_some(dir)
+        Kind::Embedding.is_complete(&dir).then_some(dir)
     }
 
     /// The installed instruct LLM (its folder, holding `model.gguf`), if any.
     pub fn llm_model(&self) -> Option<PathBuf> {
-        first_dir(&self.root.join("llm"), |d| d.join("model.gguf").is_file())
+        first_dir(&self.root.join("llm"), |d| Kind::Llm.is_complete(d))
     }
 }
 
-fn has_files(dir: &Path, names: &[&str]) -> bool {
-    names.iter().all(|n| dir.join(n).is_file())
-}
-
-fn subdirs(dir: &Path) -> Vec<PathBuf> {
+pub(crate) fn subdirs(dir: &Path) -> Vec<PathBuf> {
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(dir)
         .into_iter()
         .flatten()
         .flatten()
         .map(|e| e.path())
         // Temporary folders of an install in progress start with a dot.
-        .filter(|p| p.is_dir() && !p.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.')))
+        .filter(|p| {
+            p.is_dir()
+                && !p
+                    .file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+        })
         .collect();
     dirs.sort();
     dirs
