@@ -3,10 +3,13 @@
 //! accurate. Both take 16 kHz mono samples (see `audio`) and report progress.
 
 pub mod audio;
+mod choose;
 pub mod vosk;
 pub mod whisper;
 
 use serde::Serialize;
+
+pub use choose::{AsrChoice, Plan, load, plan};
 
 /// The rate every engine works at; `audio` resamples anything else to it.
 pub const SAMPLE_RATE: u32 = 16_000;

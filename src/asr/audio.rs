@@ -1,1 +1,0 @@
-//! Reading a recording into 16 kHz mono samples.

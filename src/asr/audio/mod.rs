@@ -1,0 +1,162 @@
+//! Reading a recording into the 16 kHz mono samples the engines take: any
+//! PCM (8, 16, 24, 32-bit) or 32-bit float WAV, any channel count, any rate.
+//! The file is streamed: only the 16 kHz result is held, never the
+//! recording at its own rate (90 minutes at 48 kHz stereo is 1 GB).
+
+mod resample;
+
+use std::fs::File;
+use std::io::{self, BufReader, Read};
+use std::path::Path;
+
+use resample::Resampler;
+
+use super::SAMPLE_RATE;
+
+/// Rates a recording may have. Outside them the resampling filter would
+/// grow without bound; no recorder writes such rates.
+const RATES: std::ops::RangeInclusive<u32> = 4_000..=384_000;
+/// Mono samples handed to the resampler at a time.
+const BLOCK: usize = 4096;
+
+#[derive(Debug, thiserror::Error)]
+pub enum AudioError {
+    /// The bytes are not a WAV file we can decode; the text says why.
+    #[error("The recording is not a readable WAV file ({0}).")]
+    NotWav(String),
+    #[error("The recording could not be read ({0}).")]
+    Io(#[from] io::Error),
+}
+
+/// [`read_wav`] of a file.
+pub fn read_wav_file(path: &Path) -> Result<Vec<f32>, AudioError> {
+    read_wav(File::open(path)?)
+}
+
+/// Decodes a WAV stream into 16 kHz mono samples in [-1, 1].
+///
+/// A data chunk that ends early (an upload cut short, a recorder that never
+/// wrote the final length) gives the audio up to the cut: that part of a
+/// meeting is still worth a transcript. A header that ends early or makes
+/// no sense is an error.
+pub fn read_wav(reader: impl Read) -> Result<Vec<f32>, AudioError> {
+    let mut source = EndTracker {
+        inner: BufReader::with_capacity(1 << 16, reader),
+        ended: false,
+    };
+    let mut wav = match hound::WavReader::new(&mut source) {
+        Ok(wav) => wav,
+        Err(e) => return Err(header_error(e, source.ended)),
+    };
+    let spec = wav.spec();
+    if !RATES.contains(&spec.sample_rate) {
+        return Err(AudioError::NotWav(format!(
+            "its sample rate of {} Hz is not one a recorder uses",
+            spec.sample_rate
+        )));
+    }
+    let mut stream = Downmix::new(spec.channels, Resampler::new(spec.sample_rate, SAMPLE_RATE));
+    let failure = match spec.sample_format {
+        hound::SampleFormat::Float => stream.feed(wav.samples::<f32>()),
+        hound::SampleFormat::Int => {
+            let scale = 2f32.powi(1 - i32::from(spec.bits_per_sample));
+            stream.feed(wav.samples::<i32>().map(|s| s.map(|v| v as f32 * scale)))
+        }
+    };
+    if let Some(e) = failure
+        && !wav.into_inner().ended
+    {
+        return Err(decode_error(e));
+    }
+    Ok(stream.finish())
+}
+
+/// Averages each frame's channels and resamples the result.
+struct Downmix {
+    channels: usize,
+    frame_sum: f32,
+    in_frame: usize,
+    block: Vec<f32>,
+    resampler: Resampler,
+    out: Vec<f32>,
+}
+
+impl Downmix {
+    fn new(channels: u16, resampler: Resampler) -> Self {
+        Self {
+            channels: usize::from(channels),
+            frame_sum: 0.0,
+            in_frame: 0,
+            block: Vec::with_capacity(BLOCK),
+            resampler,
+            out: Vec::new(),
+        }
+    }
+
+    /// Takes samples until the stream ends or fails; a failure is returned
+    /// after the whole frames before it are kept (a partial frame is not).
+    fn feed(&mut self, samples: impl Iterator<Item = hound::Result<f32>>) -> Option<hound::Error> {
+        for sample in samples {
+            match sample {
+                Ok(value) => self.add(value),
+                Err(e) => return Some(e),
+            }
+        }
+        None
+    }
+
+    fn add(&mut self, value: f32) {
+        self.frame_sum += value;
+        self.in_frame += 1;
+        if self.in_frame == self.channels {
+            self.block.push(self.frame_sum / self.channels as f32);
+            (self.frame_sum, self.in_frame) = (0.0, 0);
+            if self.block.len() == BLOCK {
+                self.resampler.push(&self.block, &mut self.out);
+                self.block.clear();
+            }
+        }
+    }
+
+    fn finish(mut self) -> Vec<f32> {
+        self.resampler.push(&self.block, &mut self.out);
+        self.resampler.finish(&mut self.out);
+        self.out.shrink_to_fit();
+        self.out
+    }
+}
+
+/// Remembers whether the stream ran out, which tells a file cut short from
+/// one that is malformed (hound reports both as errors).
+struct EndTracker<R> {
+    inner: R,
+    ended: bool,
+}
+
+impl<R: Read> Read for EndTracker<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.ended |= n == 0 && !buf.is_empty();
+        Ok(n)
+    }
+}
+
+fn header_error(e: hound::Error, ended: bool) -> AudioError {
+    if ended {
+        AudioError::NotWav("it ends inside its header".into())
+    } else {
+        decode_error(e)
+    }
+}
+
+fn decode_error(e: hound::Error) -> AudioError {
+    AudioError::NotWav(match e {
+        hound::Error::IoError(e) => return AudioError::Io(e),
+        hound::Error::FormatError(reason) => reason.into(),
+        hound::Error::Unsupported | hound::Error::TooWide | hound::Error::InvalidSampleFormat => {
+            "its audio encoding is not supported; it must be PCM (8 to 32-bit) or 32-bit float"
+                .into()
+        }
+        hound::Error::UnfinishedSample => "it ends inside a sample".into(),
+    })
+}

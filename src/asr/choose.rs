@@ -1,0 +1,62 @@
+//! `--asr auto|vosk|whisper`: which engine transcribes, from what is installed.
+
+use super::{AsrError, Transcriber};
+use crate::models::{Kind, ModelsDir, install_hint};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AsrChoice {
+    /// Whatever is installed; with both, Whisper on x86_64 with 4 or more
+    /// cores (it is more accurate), Vosk otherwise (it is faster).
+    Auto,
+    Vosk,
+    Whisper,
+}
+
+/// An engine that can be loaded, and from where.
+pub enum Plan {
+    Whisper { model: std::path::PathBuf },
+    Vosk { library: std::sync::Arc<super::vosk::VoskLib>, model: std::path::PathBuf },
+}
+
+fn whisper_missing() -> AsrError {
+    AsrError::Missing(format!("No Whisper model is installed: run `{}`.", install_hint(Kind::Whisper)))
+}
+
+/// Decides without loading anything (cheap enough for `debrief doctor`).
+pub fn plan(choice: AsrChoice, models: &ModelsDir) -> Result<Plan, AsrError> {
+    let whisper = models.whisper_model().map(|model| Plan::Whisper { model });
+    let vosk = || -> Result<Plan, AsrError> {
+        let library = super::vosk::find_library(models)?;
+        let model = models.vosk_model().ok_or_else(|| super::vosk::model_missing(models))?;
+        Ok(Plan::Vosk { library, model })
+    };
+    match choice {
+        AsrChoice::Whisper => whisper.ok_or_else(whisper_missing),
+        AsrChoice::Vosk => vosk(),
+        AsrChoice::Auto => match (whisper, vosk()) {
+            (Some(whisper), Ok(vosk)) => Ok(if prefers_whisper() { whisper } else { vosk }),
+            (Some(whisper), Err(_)) => Ok(whisper),
+            (None, Ok(vosk)) => Ok(vosk),
+            (None, Err(_)) => Err(AsrError::Missing(format!(
+                "No speech-to-text model is installed: run `{}` (or install libvosk and a Vosk model).",
+                install_hint(Kind::Whisper)
+            ))),
+        },
+    }
+}
+
+/// Loads the engine `choice` picks.
+pub fn load(choice: AsrChoice, models: &ModelsDir) -> Result<Box<dyn Transcriber>, AsrError> {
+    Ok(match plan(choice, models)? {
+        Plan::Whisper { model } => Box::new(super::whisper::Whisper::load(&model)?),
+        Plan::Vosk { library, model } => Box::new(super::vosk::Vosk::new(library, &model)?),
+    })
+}
+
+/// Whisper's decoder needs cores to keep up; a Pi or a dual-core box is
+/// better served by Vosk.
+fn prefers_whisper() -> bool {
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    std::env::consts::ARCH == "x86_64" && cores >= 4
+}

@@ -1,1 +1,0 @@
-//! Vosk through its C API, with libvosk loaded at run time.

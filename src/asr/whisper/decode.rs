@@ -1,0 +1,114 @@
+//! Greedy decoding of one 30-second window, with what keeps it honest: the
+//! probability that the window holds no speech, the average log-probability
+//! of what was picked, and a guard against the loops greedy decoding falls
+//! into (the same phrase over and over until the token budget runs out).
+
+use candle_core::Tensor;
+
+use super::decoder::Decoder;
+use super::kernels::log_sum_exp;
+use super::rules::Rules;
+use super::text::Vocabulary;
+
+/// Whisper's sample length: half the decoder's context.
+const MAX_TOKENS: usize = 224;
+/// Repeats longer than this many tokens are not looked for.
+const MAX_PERIOD: usize = 32;
+/// A tail counts as a loop once it holds this many copies …
+const MIN_COPIES: usize = 4;
+/// … and spans at least this many tokens ("no, no, no, no" is speech).
+const MIN_LOOP_TOKENS: usize = 16;
+
+#[derive(Debug, Clone)]
+pub struct Decoded {
+    /// The picked tokens, the end excluded.
+    pub tokens: Vec<u32>,
+    pub avg_logprob: f32,
+    pub no_speech_prob: f32,
+    /// The tail repeated and was cut to its first copy.
+    pub looped: bool,
+}
+
+pub fn greedy(
+    decoder: &Decoder,
+    audio: &Tensor,
+    vocabulary: &Vocabulary,
+    rules: &Rules,
+) -> candle_core::Result<Decoded> {
+    let mut session = decoder.session(audio)?;
+    let mut logits = Vec::new();
+    let mut no_speech_prob = 0.0;
+    for (i, &token) in vocabulary.prompt.iter().enumerate() {
+        logits = decoder.step(&mut session, token)?;
+        // Whisper reads it from the logits after the start token.
+        if i == 0
+            && let Some(p) = vocabulary.no_speech.and_then(|id| logits.get(id as usize))
+        {
+            no_speech_prob = (p - log_sum_exp(&logits)).exp();
+        }
+    }
+    let budget = MAX_TOKENS.min(decoder.context().saturating_sub(vocabulary.prompt.len()));
+    let mut tokens = Vec::new();
+    let mut sum_logprob = 0.0;
+    let mut looped = false;
+    while tokens.len() < budget {
+        rules.apply(&mut logits, &tokens);
+        let (next, best) =
+            logits
+                .iter()
+                .enumerate()
+                .fold((rules.eot, f32::NEG_INFINITY), |acc, (i, &l)| {
+                    if l > acc.1 { (i as u32, l) } else { acc }
+                });
+        sum_logprob += best - log_sum_exp(&logits);
+        if next == rules.eot {
+            break;
+        }
+        tokens.push(next);
+        if let Some(keep) = repeating_tail(&tokens) {
+            tokens.truncate(keep);
+            looped = true;
+            break;
+        }
+        logits = decoder.step(&mut session, next)?;
+    }
+    Ok(Decoded {
+        avg_logprob: sum_logprob / (tokens.len() + 1) as f32,
+        tokens,
+        no_speech_prob,
+        looped,
+    })
+}
+
+/// When `tokens` ends in copies of one n-gram, how many tokens to keep: all
+/// up to the end of its first copy.
+fn repeating_tail(tokens: &[u32]) -> Option<usize> {
+    (1..=MAX_PERIOD).find_map(|period| {
+        let copies = MIN_COPIES.max(MIN_LOOP_TOKENS.div_ceil(period));
+        let span = period * copies;
+        let tail = tokens.get(tokens.len().checked_sub(span)?..)?;
+        tail.chunks(period)
+            .all(|c| c == &tail[..period])
+            .then_some(tokens.len() - span + period)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::repeating_tail;
+
+    #[test]
+    fn a_phrase_repeated_into_a_loop_is_cut_to_one_copy() {
+        let mut tokens = vec![1, 2, 3];
+        for _ in 0..4 {
+            tokens.extend([7, 8, 9, 10]);
+        }
+        assert_eq!(repeating_tail(&tokens), Some(7));
+        assert_eq!(
+            repeating_tail(&[1, 2, 3, 5, 5, 5, 5]),
+            None,
+            "a word said four times is speech"
+        );
+        assert_eq!(repeating_tail(&[4; 16]), Some(1));
+    }
+}

@@ -1,0 +1,135 @@
+//! The text decoder, run one token at a time. candle's Whisper re-feeds the
+//! whole prefix at every step because it caches only the cross-attention
+//! (34 ms a token on this kind of machine, per the stack notes); here each
+//! block also keeps the keys and values of the tokens already seen, so a
+//! step costs one position, not the whole prefix: 10–13 ms a token, half
+//! of it the output projection over the 51,864-token vocabulary.
+
+use candle_core::{Module, Result, Tensor};
+use candle_nn::kv_cache::KvCache;
+use candle_nn::{LayerNorm, Linear, VarBuilder};
+
+use super::config::Config;
+use super::layers::{FeedForward, attend, fused_projection, layer_norm, linear, split_heads};
+
+#[derive(Debug, Clone)]
+pub struct Decoder {
+    /// Also the output projection: Whisper ties the two.
+    embeddings: Tensor,
+    positions: Tensor,
+    blocks: Vec<Block>,
+    norm: LayerNorm,
+    heads: usize,
+}
+
+#[derive(Debug, Clone)]
+struct Block {
+    self_norm: LayerNorm,
+    self_qkv: Linear,
+    self_out: Linear,
+    cross_norm: LayerNorm,
+    cross_q: Linear,
+    cross_kv: Linear,
+    cross_out: Linear,
+    feed_forward: FeedForward,
+}
+
+/// One window's decoding: the audio's keys and values for every block, and
+/// the tokens' so far.
+pub struct Session {
+    cross: Vec<(Tensor, Tensor)>,
+    cache: Vec<KvCache>,
+    position: usize,
+}
+
+impl Decoder {
+    pub fn load(vb: &VarBuilder, c: &Config) -> Result<Self> {
+        let (d, heads) = (c.d_model, c.decoder_attention_heads);
+        let blocks = (0..c.decoder_layers)
+            .map(|i| {
+                let vb = vb.pp(format!("layers.{i}"));
+                let (own, cross) = (vb.pp("self_attn"), vb.pp("encoder_attn"));
+                Ok(Block {
+                    self_norm: layer_norm(&vb, "self_attn_layer_norm", d)?,
+                    self_qkv: fused_projection(&own, d, heads, &["q_proj", "k_proj", "v_proj"])?,
+                    self_out: linear(&own, "out_proj", d, d)?,
+                    cross_norm: layer_norm(&vb, "encoder_attn_layer_norm", d)?,
+                    cross_q: fused_projection(&cross, d, heads, &["q_proj"])?,
+                    cross_kv: fused_projection(&cross, d, heads, &["k_proj", "v_proj"])?,
+                    cross_out: linear(&cross, "out_proj", d, d)?,
+                    feed_forward: FeedForward::load(&vb, d, c.decoder_ffn_dim)?,
+                })
+            })
+            .collect::<Result<_>>()?;
+        Ok(Self {
+            embeddings: vb.get((c.vocab_size, d), "embed_tokens.weight")?,
+            positions: vb.get((c.max_target_positions, d), "embed_positions.weight")?,
+            blocks,
+            norm: layer_norm(vb, "layer_norm", d)?,
+            heads,
+        })
+    }
+
+    /// How many tokens a window can hold, prompt included.
+    pub fn context(&self) -> usize {
+        self.positions.dims()[0]
+    }
+
+    /// Starts a window over the encoder's output `[positions, d]`.
+    pub fn session(&self, audio: &Tensor) -> Result<Session> {
+        let cross = self
+            .blocks
+            .iter()
+            .map(|b| {
+                let kv = split_heads(&b.cross_kv.forward(audio)?, 2, self.heads)?;
+                Ok((kv[0].clone(), kv[1].clone()))
+            })
+            .collect::<Result<_>>()?;
+        let cache = self
+            .blocks
+            .iter()
+            .map(|_| KvCache::new(1, self.context()))
+            .collect();
+        Ok(Session {
+            cross,
+            cache,
+            position: 0,
+        })
+    }
+
+    /// Feeds one token; returns the logits of the next.
+    pub fn step(&self, session: &mut Session, token: u32) -> Result<Vec<f32>> {
+        if session.position >= self.context() {
+            candle_core::bail!("the decoder's context of {} tokens is full", self.context());
+        }
+        let embedding = self.embeddings.narrow(0, token as usize, 1)?;
+        let mut x = (embedding + self.positions.narrow(0, session.position, 1)?)?;
+        for ((block, cache), (cross_k, cross_v)) in self
+            .blocks
+            .iter()
+            .zip(&mut session.cache)
+            .zip(&session.cross)
+        {
+            let qkv = split_heads(
+                &block.self_qkv.forward(&block.self_norm.forward(&x)?)?,
+                3,
+                self.heads,
+            )?;
+            let (k, v) = cache.append(&qkv[1], &qkv[2])?;
+            x = (&x + block.self_out.forward(&attend(&qkv[0], &k, &v)?)?)?;
+            let q = split_heads(
+                &block.cross_q.forward(&block.cross_norm.forward(&x)?)?,
+                1,
+                self.heads,
+            )?;
+            x = (&x + block.cross_out.forward(&attend(&q[0], cross_k, cross_v)?)?)?;
+            x = block.feed_forward.forward(&x)?;
+        }
+        session.position += 1;
+        self.norm
+            .forward(&x)?
+            .matmul(&self.embeddings.t()?)?
+            .squeeze(0)?
+            .to_vec1()
+    }
+}

@@ -1,0 +1,52 @@
+//! Real speech for the tests: espeak-ng reading a script (converted by sox
+//! to what the recorder makes), and human LibriVox readings.
+
+use std::path::Path;
+use std::process::Command;
+
+/// `text` spoken by espeak-ng in `voice`, as a 16 kHz mono 16-bit WAV.
+pub fn spoken(text: &str, voice: &str) -> Vec<u8> {
+    let dir = tempfile::tempdir().unwrap();
+    let raw = dir.path().join("raw.wav");
+    let out = dir.path().join("speech.wav");
+    let spoke = Command::new("espeak-ng").args(["-v", voice, "-s", "150", "-w"]).arg(&raw).arg(text).status().expect("espeak-ng is installed");
+    assert!(spoke.success());
+    let converted = Command::new("sox").arg(&raw).args(["-r", "16000", "-c", "1", "-b", "16"]).arg(&out).status().expect("sox is installed");
+    assert!(converted.success());
+    std::fs::read(out).unwrap()
+}
+
+/// The LibriVox clips one after another, `times` over, with a second of
+/// silence between them, as one 16 kHz mono WAV.
+pub fn librivox(models: &Path, times: usize) -> Vec<u8> {
+    let mut samples: Vec<i16> = Vec::new();
+    for _ in 0..times {
+        for clip in clips(models) {
+            let mut reader = hound::WavReader::open(&clip).unwrap();
+            samples.extend(reader.samples::<i16>().map(Result::unwrap));
+            samples.extend(std::iter::repeat_n(0, 16_000));
+        }
+    }
+    wav(&samples)
+}
+
+pub fn clips(models: &Path) -> Vec<std::path::PathBuf> {
+    let mut clips: Vec<_> = std::fs::read_dir(models.join("librivox"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "wav"))
+        .collect();
+    clips.sort();
+    clips
+}
+
+fn wav(samples: &[i16]) -> Vec<u8> {
+    let spec = hound::WavSpec { channels: 1, sample_rate: 16_000, bits_per_sample: 16, sample_format: hound::SampleFormat::Int };
+    let mut out = std::io::Cursor::new(Vec::new());
+    let mut writer = hound::WavWriter::new(&mut out, spec).unwrap();
+    for s in samples {
+        writer.write_sample(*s).unwrap();
+    }
+    writer.finalize().unwrap();
+    out.into_inner()
+}
