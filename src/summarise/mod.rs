@@ -2,7 +2,19 @@
 //! embeddings (default), an instruct LLM in GGUF, or a lexical method that needs
 //! no model, so a summary is never empty.
 
+mod choose;
+mod cues;
+mod embedding;
+mod lexical;
+pub mod llm;
+mod progress;
+mod select;
+mod sentences;
+mod text;
+
 use serde::Serialize;
+
+pub use choose::{SummariserChoice, SummariserOptions, SummariserStatus, load};
 
 /// What a summariser produces: a short summary and one next step per entry.
 #[derive(Debug, Clone, Default, Serialize, PartialEq)]

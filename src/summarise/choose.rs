@@ -1,0 +1,124 @@
+//! Which summariser runs: `auto` takes the sentence-embedding one when its
+//! model is installed, else the lexical one (no model, never empty); `llm`
+//! only when asked for. An explicit choice whose model is missing is an
+//! error that names the fix.
+
+use std::path::PathBuf;
+
+use super::embedding::EmbeddingSummariser;
+use super::lexical::Lexical;
+use super::llm::LlmSummariser;
+use super::{Summariser, SummaryError};
+use crate::models::ModelsDir;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum SummariserChoice {
+    /// Sentence embeddings when installed, else lexical.
+    #[default]
+    Auto,
+    /// Extractive, with all-MiniLM-L6-v2 sentence embeddings.
+    Embedding,
+    /// An instruct LLM in GGUF (llama or qwen2 family).
+    Llm,
+    /// Extractive by word statistics; needs no model.
+    Lexical,
+}
+
+impl std::fmt::Display for SummariserChoice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Self::Auto => "auto",
+            Self::Embedding => "embedding",
+            Self::Llm => "llm",
+            Self::Lexical => "lexical",
+        })
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SummariserOptions {
+    /// Most tokens the LLM writes per call (each stretch, each merge).
+    pub max_new_tokens: usize,
+    /// Most tokens per LLM call, prompt and answer together (capped by the
+    /// model's own context). Smaller is faster: attention grows with it.
+    pub context_tokens: usize,
+    /// Most tokens of transcript the LLM reads; of a longer meeting it reads
+    /// the salient sentences (commitments, then the most central of each
+    /// part). Each 1,000 tokens cost about 10 s on 2 cores.
+    pub max_transcript_tokens: usize,
+    /// An LLM whose weights take at most this many MB as f32 runs in f32,
+    /// about 5× faster on the transcript than quantised; a larger one stays
+    /// quantised. 0 keeps every model quantised (for small memory).
+    pub max_f32_weights_mb: u64,
+}
+
+impl Default for SummariserOptions {
+    fn default() -> Self {
+        Self { max_new_tokens: 200, context_tokens: 2048, max_transcript_tokens: 8192, max_f32_weights_mb: 1536 }
+    }
+}
+
+/// What is installed for summarising, found without loading any model:
+/// what `debrief doctor` reports.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SummariserStatus {
+    pub embedding: Option<PathBuf>,
+    pub llm: Option<PathBuf>,
+}
+
+impl SummariserStatus {
+    pub fn of(models: &ModelsDir) -> Self {
+        Self { embedding: models.embedding_model(), llm: models.llm_model() }
+    }
+
+    /// The summariser `auto` runs.
+    pub fn auto(&self) -> SummariserChoice {
+        if self.embedding.is_some() { SummariserChoice::Embedding } else { SummariserChoice::Lexical }
+    }
+
+    /// One line per missing model: what it would add and how to install it.
+    pub fn missing(&self) -> Vec<String> {
+        let mut missing = Vec::new();
+        if self.embedding.is_none() {
+            missing.push(format!("{NO_EMBEDDING} (summaries fall back to word statistics): {EMBEDDING_FIX}"));
+        }
+        if self.llm.is_none() {
+            missing.push(format!("{NO_LLM} (optional, for the `llm` summariser): {LLM_FIX}"));
+        }
+        missing
+    }
+}
+
+const NO_EMBEDDING: &str = "the sentence-embedding model is not installed";
+const EMBEDDING_FIX: &str = "run `debrief models install all-minilm-l6-v2`";
+const NO_LLM: &str = "no LLM is installed";
+const LLM_FIX: &str = "run `debrief models install NAME` with an instruct model in GGUF (`debrief models list` names them), or `debrief models import PATH` with a folder holding model.gguf";
+
+/// The summariser for `choice`, its model loaded.
+pub fn load(choice: SummariserChoice, models: &ModelsDir, options: &SummariserOptions) -> Result<Box<dyn Summariser>, SummaryError> {
+    let status = SummariserStatus::of(models);
+    match choice {
+        SummariserChoice::Auto => Ok(auto(models).1),
+        SummariserChoice::Embedding => {
+            let dir = status.embedding.ok_or_else(|| SummaryError::Missing(format!("{NO_EMBEDDING}: {EMBEDDING_FIX}")))?;
+            Ok(Box::new(EmbeddingSummariser::load(&dir)?))
+        }
+        SummariserChoice::Llm => {
+            let dir = status.llm.ok_or_else(|| SummaryError::Missing(format!("{NO_LLM}: {LLM_FIX}")))?;
+            Ok(Box::new(LlmSummariser::load(&dir, models, options)?))
+        }
+        SummariserChoice::Lexical => Ok(Box::new(Lexical)),
+    }
+}
+
+/// What `auto` runs, and which one that is. A damaged embedding model does
+/// not stop summaries: the lexical summariser stands in, with a warning.
+pub(super) fn auto(models: &ModelsDir) -> (SummariserChoice, Box<dyn Summariser>) {
+    if let Some(dir) = models.embedding_model() {
+        match EmbeddingSummariser::load(&dir) {
+            Ok(summariser) => return (SummariserChoice::Embedding, Box::new(summariser)),
+            Err(e) => tracing::warn!("{e}; summarising by word statistics instead ({EMBEDDING_FIX} repairs it)"),
+        }
+    }
+    (SummariserChoice::Lexical, Box::new(Lexical))
+}

@@ -1,0 +1,116 @@
+//! The summariser that needs no model: sentences compared by their TF-IDF
+//! term vectors, next steps by cue words alone.
+
+use std::collections::HashMap;
+
+use super::cues;
+use super::progress::Reporter;
+use super::sentences;
+use super::select;
+use super::text::terms;
+use super::{Progress, Summariser, Summary, SummaryError};
+
+/// A cue this sure counts as a next step without a model to confirm it.
+const MIN_CUE: f32 = 0.55;
+
+pub struct Lexical;
+
+impl Summariser for Lexical {
+    fn summarise(&mut self, transcript: &str, progress: Progress<'_>) -> Result<Summary, SummaryError> {
+        let mut progress = Reporter::new(progress);
+        progress.set(0);
+        let sentences = sentences::split(transcript);
+        let vectors = TermVectors::new(&sentences);
+        progress.set(50);
+        let summary = select::summary(&sentences, &vectors.centrality(), |i, j| vectors.similarity(i, j));
+        let cues = sentences
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| cues::detect(s).filter(|c| c.score >= MIN_CUE).map(|c| (i, c)))
+            .collect();
+        let next_steps = select::next_steps(cues, |i, j| vectors.similarity(i, j));
+        progress.done();
+        Ok(Summary { summary, next_steps })
+    }
+}
+
+/// One L2-normalised TF-IDF vector per sentence, sparse: (term, weight)
+/// pairs sorted by term.
+pub struct TermVectors {
+    rows: Vec<Vec<(u32, f32)>>,
+    vocabulary: usize,
+}
+
+impl TermVectors {
+    pub fn new(sentences: &[String]) -> Self {
+        let mut ids: HashMap<String, u32> = HashMap::new();
+        let counts: Vec<HashMap<u32, f32>> = sentences
+            .iter()
+            .map(|s| {
+                let mut counts = HashMap::new();
+                for term in terms(s) {
+                    let next = ids.len() as u32;
+                    *counts.entry(*ids.entry(term).or_insert(next)).or_insert(0.0) += 1.0;
+                }
+                counts
+            })
+            .collect();
+        let mut document_frequency = vec![0u32; ids.len()];
+        for counts in &counts {
+            for &term in counts.keys() {
+                document_frequency[term as usize] += 1;
+            }
+        }
+        let n = sentences.len() as f32;
+        let rows = counts
+            .into_iter()
+            .map(|counts| {
+                let mut row: Vec<(u32, f32)> = counts
+                    .into_iter()
+                    .map(|(term, count)| (term, (1.0 + f32::ln(count)) * (1.0 + f32::ln((n + 1.0) / (document_frequency[term as usize] as f32 + 1.0)))))
+                    .collect();
+                row.sort_unstable_by_key(|&(term, _)| term);
+                normalise(&mut row);
+                row
+            })
+            .collect();
+        Self { rows, vocabulary: ids.len() }
+    }
+
+    /// Cosine similarity of sentences `i` and `j`.
+    pub fn similarity(&self, i: usize, j: usize) -> f32 {
+        let (a, b) = (&self.rows[i], &self.rows[j]);
+        let (mut x, mut y, mut dot) = (0, 0, 0.0);
+        while x < a.len() && y < b.len() {
+            match a[x].0.cmp(&b[y].0) {
+                std::cmp::Ordering::Less => x += 1,
+                std::cmp::Ordering::Greater => y += 1,
+                std::cmp::Ordering::Equal => {
+                    dot += a[x].1 * b[y].1;
+                    x += 1;
+                    y += 1;
+                }
+            }
+        }
+        dot
+    }
+
+    /// How close each sentence is to the whole meeting (its centroid).
+    pub fn centrality(&self) -> Vec<f32> {
+        let mut centroid = vec![0.0f32; self.vocabulary];
+        for row in &self.rows {
+            for &(term, weight) in row {
+                centroid[term as usize] += weight;
+            }
+        }
+        let norm = centroid.iter().map(|w| w * w).sum::<f32>().sqrt().max(f32::EPSILON);
+        self.rows.iter().map(|row| row.iter().map(|&(term, weight)| weight * centroid[term as usize]).sum::<f32>() / norm).collect()
+    }
+}
+
+fn normalise(row: &mut [(u32, f32)]) {
+    let norm = row.iter().map(|(_, w)| w * w).sum::<f32>().sqrt();
+    if norm > 0.0 {
+        row.iter_mut().for_each(|(_, w)| *w /= norm);
+    }
+}

@@ -1,0 +1,178 @@
+//! An instruct model in GGUF, run by candle's quantized llama or qwen2, and
+//! greedy generation with a key-value cache.
+
+use std::io::{Cursor, Read, Seek};
+
+use candle_core::quantized::gguf_file::{self, Content};
+use candle_core::quantized::{GgmlDType, QTensor};
+use candle_core::{Device, Tensor};
+use candle_transformers::models::{quantized_llama, quantized_qwen2};
+
+/// Quantisations that candle multiplies without SIMD on CPU: re-quantised to
+/// Q8_0, which has AVX2 and NEON kernels (SmolLM2's Q4_1: 5× faster prompts).
+const SLOW_TYPES: [GgmlDType; 3] = [GgmlDType::Q4_1, GgmlDType::Q5_0, GgmlDType::Q5_1];
+/// candle's llama precomputes rotary embeddings for this many positions.
+const LLAMA_MAX_POSITIONS: usize = quantized_llama::MAX_SEQ_LEN;
+/// The prompt goes through the model this many tokens at a time: the
+/// attention scores of a whole long prompt would take hundreds of MB.
+const PREFILL_TOKENS: usize = 512;
+/// Greedy decoding of a small model loops without a mild repeat penalty.
+const REPEAT_PENALTY: f32 = 1.1;
+const REPEAT_WINDOW: usize = 64;
+
+enum Weights {
+    Llama(quantized_llama::ModelWeights),
+    Qwen2(quantized_qwen2::ModelWeights),
+}
+
+pub struct Model {
+    weights: Weights,
+    /// Positions the model can attend over (prompt and answer together).
+    pub context: usize,
+    device: Device,
+}
+
+impl Model {
+    /// Builds the model from an open GGUF whose `gguf` header was read from
+    /// `reader`. A model whose weights take at most `f32_limit` bytes as f32
+    /// is held as f32: candle's quantised kernels stream every weight once
+    /// per prompt token, its f32 products (gemm) reuse them, which reads a
+    /// prompt about 5× faster. Larger models stay quantised, to fit memory.
+    /// Errors are candle's, for the caller to name the file.
+    pub fn load<R: Read + Seek>(gguf: Content, reader: &mut R, f32_limit: u64) -> candle_core::Result<Self> {
+        let device = Device::Cpu;
+        let architecture = architecture(&gguf);
+        let trained = gguf.metadata.get(&format!("{architecture}.context_length")).and_then(|v| v.to_u32().ok()).map_or(2048, |n| n as usize);
+        let parameters: u64 = gguf.tensor_infos.values().map(|t| t.shape.elem_count() as u64).sum();
+        let float = parameters * 4 <= f32_limit;
+        let (context, weights) = if gguf.tensor_infos.values().any(|t| target(t.ggml_dtype, float).is_some()) {
+            let (gguf, mut memory) = converted(gguf, reader, &device, float)?;
+            build(&architecture, gguf, &mut memory, &device, trained)?
+        } else {
+            build(&architecture, gguf, reader, &device, trained)?
+        };
+        Ok(Self { weights, context, device })
+    }
+
+    /// The tokens that follow `prompt`, greedily, until a `stop` token or
+    /// `max_new` tokens; `on_token(n)` after the n-th.
+    pub fn generate(&mut self, prompt: &[u32], max_new: usize, stop: &[u32], mut on_token: impl FnMut(usize)) -> candle_core::Result<Vec<u32>> {
+        if prompt.is_empty() || prompt.len() + max_new > self.context {
+            candle_core::bail!("a prompt of {} tokens and {max_new} new ones do not fit a context of {}", prompt.len(), self.context);
+        }
+        self.clear();
+        let mut logits = None;
+        for (i, piece) in prompt.chunks(PREFILL_TOKENS).enumerate() {
+            logits = Some(self.forward(piece, i * PREFILL_TOKENS)?);
+        }
+        let Some(mut logits) = logits else { candle_core::bail!("an empty prompt") };
+        let mut recent: Vec<u32> = prompt[prompt.len().saturating_sub(REPEAT_WINDOW)..].to_vec();
+        let mut answer = Vec::new();
+        while answer.len() < max_new {
+            let next = greedy(&logits, &recent[recent.len().saturating_sub(REPEAT_WINDOW)..])?;
+            if stop.contains(&next) {
+                break;
+            }
+            answer.push(next);
+            recent.push(next);
+            on_token(answer.len());
+            if answer.len() < max_new {
+                logits = self.forward(&[next], prompt.len() + answer.len() - 1)?;
+            }
+        }
+        Ok(answer)
+    }
+
+    fn forward(&mut self, tokens: &[u32], position: usize) -> candle_core::Result<Tensor> {
+        let input = Tensor::new(tokens, &self.device)?.unsqueeze(0)?;
+        let logits = match &mut self.weights {
+            Weights::Llama(m) => m.forward(&input, position)?,
+            Weights::Qwen2(m) => m.forward(&input, position)?,
+        };
+        logits.squeeze(0)
+    }
+
+    fn clear(&mut self) {
+        match &mut self.weights {
+            Weights::Llama(m) => m.clear_kv_cache(),
+            Weights::Qwen2(m) => m.clear_kv_cache(),
+        }
+    }
+}
+
+/// `general.architecture`, e.g. "llama" or "qwen2".
+pub fn architecture(gguf: &Content) -> String {
+    gguf.metadata.get("general.architecture").and_then(|v| v.to_string().ok()).cloned().unwrap_or_default()
+}
+
+/// The architectures candle's quantized models run.
+pub fn supported(architecture: &str) -> bool {
+    matches!(architecture, "llama" | "qwen2")
+}
+
+fn build<R: Read + Seek>(architecture: &str, gguf: Content, reader: &mut R, device: &Device, trained: usize) -> candle_core::Result<(usize, Weights)> {
+    match architecture {
+        "llama" => Ok((trained.min(LLAMA_MAX_POSITIONS), Weights::Llama(quantized_llama::ModelWeights::from_gguf(gguf, reader, device)?))),
+        "qwen2" => Ok((trained, Weights::Qwen2(quantized_qwen2::ModelWeights::from_gguf(gguf, reader, device)?))),
+        other => candle_core::bail!("unsupported architecture {other:?}"),
+    }
+}
+
+/// What a tensor of `dtype` becomes before candle builds the model, if
+/// anything. `float`: every quantised tensor becomes F16, which candle turns
+/// into f32 matrices as it builds (F16 halves the in-memory copy); else only
+/// the types without fast kernels become Q8_0.
+fn target(dtype: GgmlDType, float: bool) -> Option<GgmlDType> {
+    match dtype {
+        GgmlDType::F32 | GgmlDType::F16 | GgmlDType::BF16 => None,
+        _ if float => Some(GgmlDType::F16),
+        slow if SLOW_TYPES.contains(&slow) => Some(GgmlDType::Q8_0),
+        _ => None,
+    }
+}
+
+/// The same model with its tensors converted (see [`target`]), as an
+/// in-memory GGUF that candle's loaders read like the file.
+fn converted<R: Read + Seek>(gguf: Content, reader: &mut R, device: &Device, float: bool) -> candle_core::Result<(Content, Cursor<Vec<u8>>)> {
+    let mut names: Vec<&String> = gguf.tensor_infos.keys().collect();
+    names.sort();
+    let mut tensors = Vec::with_capacity(names.len());
+    for name in names {
+        let tensor = gguf.tensor(reader, name, device)?;
+        let whole_blocks = |dtype: GgmlDType| tensor.shape().dims().last().is_some_and(|n| n % dtype.block_size() == 0);
+        let tensor = match target(tensor.dtype(), float) {
+            Some(dtype) if whole_blocks(dtype) => QTensor::quantize(&tensor.dequantize(device)?, dtype)?,
+            _ => tensor,
+        };
+        tensors.push((name.as_str(), tensor));
+    }
+    // The tokenizer's metadata is large and not needed to build the model;
+    // the alignment is the writer's own.
+    let metadata: Vec<(&str, &gguf_file::Value)> = gguf
+        .metadata
+        .iter()
+        .filter(|(key, _)| !key.starts_with("tokenizer.") && key.as_str() != "general.alignment")
+        .map(|(key, value)| (key.as_str(), value))
+        .collect();
+    let mut memory = Cursor::new(Vec::new());
+    let refs: Vec<(&str, &QTensor)> = tensors.iter().map(|(name, tensor)| (*name, tensor)).collect();
+    gguf_file::write(&mut memory, &metadata, &refs)?;
+    drop(tensors);
+    memory.set_position(0);
+    let content = Content::read(&mut memory)?;
+    Ok((content, memory))
+}
+
+/// The most likely next token after lowering the logits of recent tokens.
+fn greedy(logits: &Tensor, recent: &[u32]) -> candle_core::Result<u32> {
+    let mut logits: Vec<f32> = logits.to_vec1()?;
+    let mut recent = recent.to_vec();
+    recent.sort_unstable();
+    recent.dedup();
+    for token in recent {
+        if let Some(l) = logits.get_mut(token as usize) {
+            *l = if *l > 0.0 { *l / REPEAT_PENALTY } else { *l * REPEAT_PENALTY };
+        }
+    }
+    logits.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)).map(|(i, _)| i as u32).ok_or_else(|| candle_core::Error::Msg("the model gave no logits".into()))
+}

@@ -1,0 +1,152 @@
+//! What Debrief asks the LLM and how it reads the answer: one fixed prompt
+//! in the model's chat format, asking for a strict two-part answer.
+
+use candle_core::quantized::gguf_file::Content;
+
+use crate::summarise::Summary;
+
+/// The answer is started for the model, which keeps small models on format.
+pub const ANSWER_START: &str = "SUMMARY:";
+
+const SYSTEM: &str = "You write short, factual notes of business meetings.";
+
+const FORMAT: &str = "Use exactly this format:\n\
+SUMMARY: two or three sentences on what was discussed and decided.\n\
+NEXT STEPS:\n\
+- one action per line: who does what, and by when\n\
+If nobody committed to anything, write \"NEXT STEPS: none\".";
+
+/// The chat formats Debrief can write; read from the GGUF's chat template.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ChatFormat {
+    /// `<|im_start|>role … <|im_end|>`: Qwen, SmolLM and many others.
+    ChatMl,
+    /// `<|start_header_id|>role<|end_header_id|> … <|eot_id|>`: Llama 3.
+    Llama3,
+    /// `<|user|> … </s>`: Zephyr and TinyLlama.
+    Zephyr,
+}
+
+impl ChatFormat {
+    /// The format of the model's own template when it is one of ours, else
+    /// ChatML (what most small instruct models are trained on).
+    pub fn of(gguf: &Content) -> Self {
+        let template = gguf.metadata.get("tokenizer.chat_template").and_then(|v| v.to_string().ok()).map_or("", String::as_str);
+        if template.contains("<|start_header_id|>") {
+            Self::Llama3
+        } else if template.contains("<|user|>") && !template.contains("<|im_start|>") {
+            Self::Zephyr
+        } else {
+            Self::ChatMl
+        }
+    }
+
+    /// The token that ends the model's turn.
+    pub fn end_of_turn(self) -> &'static str {
+        match self {
+            Self::ChatMl => "<|im_end|>",
+            Self::Llama3 => "<|eot_id|>",
+            Self::Zephyr => "</s>",
+        }
+    }
+
+    /// A conversation with the system text and one user message, ending
+    /// where the assistant's answer begins (with [`ANSWER_START`]). The
+    /// beginning-of-text token, if the model wants one, is the tokenizer's.
+    pub fn render(self, user: &str) -> String {
+        match self {
+            Self::ChatMl => format!("<|im_start|>system\n{SYSTEM}<|im_end|>\n<|im_start|>user\n{user}<|im_end|>\n<|im_start|>assistant\n{ANSWER_START}"),
+            Self::Llama3 => format!(
+                "<|start_header_id|>system<|end_header_id|>\n\n{SYSTEM}<|eot_id|><|start_header_id|>user<|end_header_id|>\n\n{user}<|eot_id|><|start_header_id|>assistant<|end_header_id|>\n\n{ANSWER_START}"
+            ),
+            Self::Zephyr => format!("<|system|>\n{SYSTEM}</s>\n<|user|>\n{user}</s>\n<|assistant|>\n{ANSWER_START}"),
+        }
+    }
+}
+
+/// The request for one stretch of the transcript (the map step).
+pub fn for_transcript(transcript: &str) -> String {
+    format!("Here is part of a meeting transcript. Summarise it and list the next steps.\n{FORMAT}\n\nTranscript:\n{transcript}")
+}
+
+/// The request that merges notes on consecutive stretches (the reduce step).
+pub fn for_notes(notes: &[Summary]) -> String {
+    let notes: Vec<String> = notes.iter().enumerate().map(|(i, n)| format!("Part {}:\n{}", i + 1, render(n))).collect();
+    format!(
+        "Here are notes on consecutive parts of one meeting. Combine them into notes on the whole meeting: one summary, and every next step once.\n{FORMAT}\n\nNotes:\n{}",
+        notes.join("\n\n")
+    )
+}
+
+/// A summary in the answer format, as the reduce step reads it back.
+pub fn render(summary: &Summary) -> String {
+    let steps = if summary.next_steps.is_empty() {
+        " none".to_string()
+    } else {
+        summary.next_steps.iter().map(|s| format!("\n- {s}")).collect()
+    };
+    format!("{ANSWER_START} {}\nNEXT STEPS:{steps}", summary.summary)
+}
+
+/// Reads an answer in the format asked for. The reason it cannot, when it
+/// cannot: no summary part, an empty or placeholder one, or text that only
+/// repeats itself. A summary cut short by the token cap is still a summary.
+pub fn parse(answer: &str) -> Result<Summary, String> {
+    let clean = answer.replace("**", "").replace("__", "");
+    // ASCII lower case keeps byte offsets, so they index `clean` too.
+    let lower = clean.to_ascii_lowercase();
+    let start = lower.find("summary:").ok_or("no SUMMARY part")? + "summary:".len();
+    let steps_at = ["next steps:", "next step:", "next steps\n"].iter().filter_map(|h| lower[start..].find(h).map(|at| (start + at, h.len()))).min();
+    let (summary_end, steps_text) = match steps_at {
+        Some((at, len)) => (at, &clean[at + len..]),
+        None => (clean.len(), ""),
+    };
+    let summary = clean[start..summary_end].split_whitespace().collect::<Vec<_>>().join(" ");
+    let summary = summary.trim_start_matches(['#', '-', ':', ' ']).to_string();
+    let words: Vec<String> = summary.split_whitespace().map(|w| w.to_lowercase()).collect();
+    if words.len() < 3 {
+        return Err("the summary part is empty".into());
+    }
+    let lower = summary.to_lowercase();
+    if lower.contains("two or three sentences") || lower.contains("[insert") {
+        return Err("the summary part is the instructions or a template".into());
+    }
+    let mut distinct = words.clone();
+    distinct.sort();
+    distinct.dedup();
+    if words.len() >= 12 && distinct.len() * 3 < words.len() {
+        return Err("the summary part repeats itself".into());
+    }
+    Ok(Summary { summary: finished_sentences(&summary), next_steps: steps(steps_text) })
+}
+
+/// `text` up to its last full stop when it has one: the token cap may cut
+/// the last sentence off.
+fn finished_sentences(text: &str) -> String {
+    match text.rfind(['.', '!', '?']) {
+        Some(end) if end + 1 < text.len() => text[..=end].to_string(),
+        _ => text.to_string(),
+    }
+}
+
+fn steps(text: &str) -> Vec<String> {
+    let mut steps: Vec<String> = Vec::new();
+    for line in text.lines() {
+        // The list ends at the first blank line after it (closing chatter).
+        if line.trim().is_empty() && !steps.is_empty() {
+            break;
+        }
+        let line = line.trim().trim_start_matches(['-', '*', '•', ' ']);
+        let line = line.trim_start_matches(|c: char| c.is_ascii_digit()).trim_start_matches(['.', ')', ' ']).trim();
+        let lower = line.to_lowercase();
+        if lower.starts_with("summary") || lower.starts_with("note") || lower.starts_with("part ") {
+            break;
+        }
+        let words = line.split_whitespace().count();
+        let placeholder = lower.contains("one action per line") || lower.trim_end_matches('.') == "none";
+        if words >= 2 && !placeholder && !steps.iter().any(|s| s.eq_ignore_ascii_case(line)) {
+            steps.push(line.trim_end_matches(['.', ';']).to_string());
+        }
+    }
+    steps
+}

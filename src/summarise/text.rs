@@ -1,0 +1,131 @@
+//! Words of a transcript: matching forms for the lexical statistics and the
+//! cues, and tidying a sentence of spoken text for an email.
+
+/// Words that carry no topic: left out of the term statistics.
+const STOPWORDS: &[&str] = &[
+    "a", "about", "above", "after", "again", "all", "also", "am", "an", "and", "any", "are", "as",
+    "at", "be", "because", "been", "before", "being", "both", "but", "by", "can", "could", "did",
+    "do", "does", "doing", "don't", "down", "during", "each", "even", "few", "for", "from",
+    "get", "got", "had", "has", "have", "having", "he", "her", "here", "hers", "him", "his",
+    "how", "i", "i'm", "if", "in", "into", "is", "it", "it's", "its", "just", "know", "let's",
+    "like", "me", "more", "most", "my", "no", "nor", "not", "now", "of", "off", "ok", "okay",
+    "on", "once", "one", "only", "or", "other", "our", "out", "over", "own", "really", "right",
+    "same", "say", "she", "should", "so", "some", "such", "than", "that", "that's", "the",
+    "their", "them", "then", "there", "these", "they", "thing", "things", "think", "this",
+    "those", "through", "to", "too", "under", "until", "up", "very", "want", "was", "way", "we",
+    "we're", "well", "were", "what", "when", "where", "which", "while", "who", "why", "will",
+    "with", "would", "yeah", "yes", "you", "your", "you're", "going", "gonna", "kind", "sort",
+    "actually", "basically", "lot", "maybe", "mean", "much", "need", "pretty", "quite", "still",
+    "sure", "us", "let", "go", "make", "see", "look", "good", "great", "um", "uh", "erm", "hmm",
+    "mm", "oh",
+];
+
+/// Terms (stemmed) of the rituals around a meeting (greetings, thanks, the
+/// weekend, the weather): a sentence made of them is no summary material.
+const RITUAL: &[&str] = &[
+    "thank", "weekend", "weather", "lovely", "coffee", "traffic", "morning", "afternoon",
+    "evening", "hello", "hi", "hey", "bye", "goodbye", "everyone", "kid", "holiday", "trip",
+    "match", "game", "started", "anything", "else", "welcome", "nice", "lunch", "dinner", "cheer",
+];
+
+/// Sounds and phrases of speech that an email should not repeat.
+const FILLERS: &[&str] = &["um", "uh", "erm", "er", "hmm", "mm", "uhm", "ah"];
+
+/// The lower-case words of `text`, apostrophes kept inside a word
+/// ("we'll"), every other mark dropped.
+pub fn words(text: &str) -> impl Iterator<Item = String> + '_ {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '’'))
+        .map(|w| w.trim_matches(|c| c == '\'' || c == '’').replace('’', "'").to_lowercase())
+        .filter(|w| !w.is_empty())
+}
+
+/// The terms of `text` for TF-IDF: content words, with a light stemming so
+/// "proposal" and "proposals" count as one.
+pub fn terms(text: &str) -> impl Iterator<Item = String> + '_ {
+    words(text)
+        .filter(|w| w.chars().count() > 1 && !is_stopword(w))
+        .map(|w| stem(&w))
+}
+
+fn stem(word: &str) -> String {
+    let word = word.strip_suffix("'s").unwrap_or(word);
+    for (suffix, keep) in [("ies", "y"), ("sses", "ss"), ("s", "")] {
+        if let Some(base) = word.strip_suffix(suffix)
+            && base.len() >= 3
+            && !base.ends_with('s')
+            && !base.ends_with('u')
+        {
+            return format!("{base}{keep}");
+        }
+    }
+    word.to_string()
+}
+
+/// The share (0–1) of `sentence`'s terms that belong to meeting rituals.
+pub fn ritual_share(sentence: &str) -> f32 {
+    let (mut ritual, mut all) = (0, 0);
+    for term in terms(sentence) {
+        all += 1;
+        ritual += usize::from(RITUAL.contains(&term.as_str()));
+    }
+    if all == 0 { 0.0 } else { ritual as f32 / all as f32 }
+}
+
+pub fn is_stopword(word: &str) -> bool {
+    STOPWORDS.contains(&word)
+}
+
+pub fn is_filler(word: &str) -> bool {
+    let bare = word.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase();
+    FILLERS.contains(&bare.as_str())
+}
+
+/// A sentence as an email shows it: fillers dropped, "i" made "I" (Vosk
+/// writes lower case), a capital first letter and a closing full stop.
+pub fn tidy(sentence: &str) -> String {
+    let words: Vec<String> = sentence
+        .split_whitespace()
+        .filter(|w| !is_filler(w))
+        .map(|w| match w {
+            "i" => "I".to_string(),
+            _ if w.starts_with("i'") || w.starts_with("i’") => format!("I{}", &w[1..]),
+            _ => w.to_string(),
+        })
+        .collect();
+    let mut out = capitalise(words.join(" ").trim_matches(|c: char| c == ',' || c == ';' || c.is_whitespace()));
+    if !out.is_empty() && !out.ends_with(['.', '!', '?']) {
+        out.push('.');
+    }
+    out
+}
+
+pub fn capitalise(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_keep_inner_apostrophes_and_drop_marks() {
+        let got: Vec<String> = words("So, we'll SEND it—by Friday’s end.").collect();
+        assert_eq!(got, ["so", "we'll", "send", "it", "by", "friday's", "end"]);
+    }
+
+    #[test]
+    fn terms_drop_stopwords_and_fold_plurals() {
+        let got: Vec<String> = terms("We will send the proposals and the proposal's budgets").collect();
+        assert_eq!(got, ["send", "proposal", "proposal", "budget"]);
+    }
+
+    #[test]
+    fn tidy_makes_spoken_text_readable() {
+        assert_eq!(tidy("um so i think i'll send it uh tomorrow"), "So I think I'll send it tomorrow.");
+        assert_eq!(tidy("Is that right?"), "Is that right?");
+    }
+}

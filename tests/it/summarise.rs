@@ -1,0 +1,247 @@
+//! The summarisers on real models (all-MiniLM-L6-v2, SmolLM2-135M-Instruct
+//! in GGUF) and on no model at all.
+
+mod meeting;
+
+use std::time::Instant;
+
+use debrief::models::ModelsDir;
+use debrief::summarise::llm::{answer_or_fallback, parse_answer};
+use debrief::summarise::{Summariser, SummariserChoice, SummariserOptions, SummariserStatus, Summary, SummaryError, load};
+
+use crate::harness::test_models;
+
+const SHORT_MEETING: &str = "Hi everyone, thanks for making the time. How was your weekend? \
+It was lovely, we went to the coast with the kids. The weather has been great lately. \
+Okay, let's get started with the proposal. The client liked the overall direction but wants a lower price for the second phase. \
+We talked about reducing the scope of the reporting module to bring the cost down. \
+Sarah will send the revised proposal by Friday. \
+The finance team raised a question about the payment terms in the draft contract. \
+I will schedule a follow-up call with the finance team next week. \
+Anything else? No, I think that's it. Great, thanks everyone, have a good afternoon.";
+
+/// The key words of each commitment in [`SHORT_MEETING`].
+const SHORT_COMMITMENTS: [&[&str]; 2] = [&["sarah", "revised proposal", "friday"], &["schedule", "follow-up call", "finance team", "next week"]];
+
+/// A models folder in the layout Debrief installs, linking the test models.
+struct Models {
+    dir: tempfile::TempDir,
+}
+
+impl Models {
+    fn empty() -> Self {
+        Self { dir: tempfile::tempdir().unwrap() }
+    }
+
+    fn with_embedding(self) -> Self {
+        let target = self.dir.path().join("embedding/all-minilm-l6-v2");
+        std::fs::create_dir_all(&target).unwrap();
+        for file in ["config.json", "tokenizer.json", "model.safetensors"] {
+            std::os::unix::fs::symlink(test_models().join("all-minilm-l6-v2").join(file), target.join(file)).unwrap();
+        }
+        self
+    }
+
+    fn with_llm(self) -> Self {
+        let target = self.dir.path().join("llm/smollm2-135m-instruct");
+        std::fs::create_dir_all(&target).unwrap();
+        std::os::unix::fs::symlink(test_models().join("smollm2/model.gguf"), target.join("model.gguf")).unwrap();
+        self
+    }
+
+    /// An LLM folder whose model.gguf holds `bytes`.
+    fn with_llm_file(self, bytes: &[u8]) -> Self {
+        let target = self.dir.path().join("llm/damaged");
+        std::fs::create_dir_all(&target).unwrap();
+        std::fs::write(target.join("model.gguf"), bytes).unwrap();
+        self
+    }
+
+    fn dir(&self) -> ModelsDir {
+        ModelsDir::new(self.dir.path())
+    }
+
+    fn load(&self, choice: SummariserChoice, options: &SummariserOptions) -> Box<dyn Summariser> {
+        load(choice, &self.dir(), options).unwrap_or_else(|e| panic!("{choice} loads: {e}"))
+    }
+}
+
+/// Summarises, checking that progress only rises and ends at 100.
+fn summarise(summariser: &mut dyn Summariser, transcript: &str) -> Summary {
+    let mut seen: Vec<u8> = Vec::new();
+    let summary = summariser.summarise(transcript, &mut |p| seen.push(p)).expect("summarises");
+    assert!(seen.windows(2).all(|w| w[0] < w[1]), "progress went back: {seen:?}");
+    assert_eq!(seen.last(), Some(&100), "progress ends at 100: {seen:?}");
+    summary
+}
+
+/// The commitments (by key words) that no next step keeps whole.
+fn missed<'a>(summary: &Summary, commitments: impl IntoIterator<Item = &'a [&'a str]>) -> Vec<&'a [&'a str]> {
+    commitments
+        .into_iter()
+        .filter(|keys| !summary.next_steps.iter().any(|step| keys.iter().all(|k| step.to_lowercase().contains(k))))
+        .collect()
+}
+
+fn timed(name: &str, summariser: &mut dyn Summariser, transcript: &str) -> Summary {
+    let start = Instant::now();
+    let summary = summarise(summariser, transcript);
+    println!("{name}: {} words in {:.2?}\nsummary: {}\nnext steps:", meeting::words(transcript), start.elapsed(), summary.summary);
+    summary.next_steps.iter().for_each(|s| println!("  - {s}"));
+    summary
+}
+
+fn ninety_minute_extractive(choice: SummariserChoice, models: Models) {
+    let transcript = meeting::ninety_minutes();
+    let words = meeting::words(&transcript);
+    assert!((13_000..=14_500).contains(&words), "{words} words");
+    let summary = timed(&choice.to_string(), &mut *models.load(choice, &Default::default()), &transcript);
+    assert!((100..=700).contains(&summary.summary.len()), "a paragraph: {}", summary.summary);
+    let sentences = summary.summary.matches(['.', '?', '!']).count();
+    assert!((3..=5).contains(&sentences), "3 to 5 sentences: {}", summary.summary);
+    let missed = missed(&summary, meeting::COMMITMENTS.iter().map(|c| c.key_words));
+    assert!(missed.len() <= 1, "commitments missed: {missed:?} in {:?}", summary.next_steps);
+}
+
+#[test]
+fn the_lexical_summariser_summarises_a_ninety_minute_meeting_and_finds_its_commitments() {
+    ninety_minute_extractive(SummariserChoice::Lexical, Models::empty());
+}
+
+#[test]
+fn the_embedding_summariser_summarises_a_ninety_minute_meeting_and_finds_its_commitments() {
+    ninety_minute_extractive(SummariserChoice::Embedding, Models::empty().with_embedding());
+}
+
+#[test]
+fn the_llm_summariser_summarises_a_ninety_minute_meeting_within_a_token_cap() {
+    let models = Models::empty().with_embedding().with_llm();
+    let options = SummariserOptions { max_new_tokens: 48, ..Default::default() };
+    let summary = timed("llm", &mut *models.load(SummariserChoice::Llm, &options), &meeting::ninety_minutes());
+    assert!(summary.summary.split_whitespace().count() >= 3, "{summary:?}");
+}
+
+#[test]
+fn the_llm_summariser_summarises_a_short_meeting_in_one_call() {
+    let models = Models::empty().with_embedding().with_llm();
+    let options = SummariserOptions { max_new_tokens: 120, ..Default::default() };
+    let summary = timed("llm", &mut *models.load(SummariserChoice::Llm, &options), SHORT_MEETING);
+    assert!(summary.summary.split_whitespace().count() >= 3, "{summary:?}");
+}
+
+#[test]
+fn next_steps_of_a_short_meeting_keep_each_commitment_and_skip_the_small_talk() {
+    for (choice, models) in [(SummariserChoice::Lexical, Models::empty()), (SummariserChoice::Embedding, Models::empty().with_embedding())] {
+        let summary = timed(&choice.to_string(), &mut *models.load(choice, &Default::default()), SHORT_MEETING);
+        assert_eq!(missed(&summary, SHORT_COMMITMENTS), Vec::<&[&str]>::new(), "{choice}: {:?}", summary.next_steps);
+        assert_eq!(summary.next_steps.len(), 2, "{choice}: one step per commitment, none for small talk: {:?}", summary.next_steps);
+        assert!(!summary.summary.is_empty(), "{choice}");
+    }
+}
+
+#[test]
+fn unpunctuated_asr_text_still_gets_a_summary_and_its_commitments() {
+    let short = meeting::unpunctuated(SHORT_MEETING);
+    let long = meeting::unpunctuated(&meeting::ninety_minutes());
+    assert!(!long.contains(['.', ',', '?']));
+    for (choice, models) in [(SummariserChoice::Lexical, Models::empty()), (SummariserChoice::Embedding, Models::empty().with_embedding())] {
+        let mut summariser = models.load(choice, &Default::default());
+        let summary = timed(&choice.to_string(), &mut *summariser, &short);
+        assert!(summary.summary.split_whitespace().count() >= 6, "{choice}: {summary:?}");
+        assert_eq!(missed(&summary, SHORT_COMMITMENTS), Vec::<&[&str]>::new(), "{choice}: {:?}", summary.next_steps);
+        let summary = timed(&choice.to_string(), &mut *summariser, &long);
+        assert!((100..=700).contains(&summary.summary.len()), "{choice}: {}", summary.summary);
+    }
+}
+
+#[test]
+fn a_summary_of_nothing_is_empty_and_of_one_word_is_that_word() {
+    let mut lexical = Models::empty().load(SummariserChoice::Lexical, &Default::default());
+    assert_eq!(summarise(&mut *lexical, " \n "), Summary::default());
+    assert_eq!(summarise(&mut *lexical, "hello").summary, "Hello.");
+}
+
+#[test]
+fn an_explicit_choice_whose_model_is_missing_names_the_fix() {
+    let models = Models::empty();
+    let Err(SummaryError::Missing(message)) = load(SummariserChoice::Llm, &models.dir(), &Default::default()) else {
+        panic!("llm without a model must be Missing");
+    };
+    assert!(message.contains("debrief models install") && message.contains("debrief models import PATH"), "{message}");
+    let Err(SummaryError::Missing(message)) = load(SummariserChoice::Embedding, &models.dir(), &Default::default()) else {
+        panic!("embedding without a model must be Missing");
+    };
+    assert!(message.contains("debrief models install all-minilm-l6-v2"), "{message}");
+    // auto still summarises, by word statistics.
+    let summary = summarise(&mut *models.load(SummariserChoice::Auto, &Default::default()), SHORT_MEETING);
+    assert!(!summary.summary.is_empty());
+}
+
+#[test]
+fn the_doctor_status_says_what_auto_uses_and_what_is_missing() {
+    let none = SummariserStatus::of(&Models::empty().dir());
+    assert_eq!(none.auto(), SummariserChoice::Lexical);
+    let missing = none.missing().join("\n");
+    assert!(missing.contains("all-minilm-l6-v2") && missing.contains("model.gguf"), "{missing}");
+
+    let all = Models::empty().with_embedding().with_llm();
+    let status = SummariserStatus::of(&all.dir());
+    assert_eq!(status.auto(), SummariserChoice::Embedding);
+    assert!(status.llm.as_deref().is_some_and(|p| p.ends_with("llm/smollm2-135m-instruct")), "{status:?}");
+    assert_eq!(status.missing(), Vec::<String>::new());
+}
+
+#[test]
+fn a_damaged_gguf_is_a_clear_error_not_a_panic() {
+    let real = std::fs::read(test_models().join("smollm2/model.gguf")).unwrap();
+    let cases: [(&str, &[u8]); 4] = [
+        ("empty", b""),
+        ("not a gguf", b"<html>404 Not Found</html>"),
+        ("cut in the header", &real[..4096]),
+        ("cut in the weights", &real[..real.len() / 2]),
+    ];
+    for (what, bytes) in cases {
+        let models = Models::empty().with_llm_file(bytes);
+        match load(SummariserChoice::Llm, &models.dir(), &Default::default()) {
+            Err(SummaryError::BadModel(message)) => {
+                assert!(message.contains("llm/damaged/model.gguf") && message.contains("GGUF"), "{what}: {message}");
+            }
+            Err(other) => panic!("{what}: expected BadModel, got {other:?}"),
+            Ok(_) => panic!("{what}: a damaged model loaded"),
+        }
+    }
+}
+
+#[test]
+fn an_llm_answer_off_the_format_falls_back_to_the_default_summariser() {
+    let models = Models::empty();
+    let lexical = || summarise(&mut *models.load(SummariserChoice::Lexical, &Default::default()), SHORT_MEETING);
+    let fallback = || (SummariserChoice::Lexical, models.load(SummariserChoice::Lexical, &Default::default()));
+    for answer in [
+        "",
+        "SUMMARY:",
+        "SUMMARY: two or three sentences on what was discussed and decided.\nNEXT STEPS:\n- one action per line",
+        "I'm sorry, but I can't help with that. As an AI assistant I do not have access to meetings.",
+        "SUMMARY: the the the the the the the the the the the the the the the the the the",
+        "SUMMARY: \n\nNEXT STEPS: none",
+    ] {
+        assert!(parse_answer(answer).is_err(), "{answer:?} parsed");
+        let summary = answer_or_fallback(answer, SHORT_MEETING, fallback).unwrap();
+        assert_eq!(summary, lexical(), "{answer:?}");
+    }
+}
+
+#[test]
+fn an_llm_answer_in_the_format_is_read_even_when_cut_short() {
+    let answer = "SUMMARY: The team reviewed the proposal. The client wants a lower price for phase two.\n\
+                  NEXT STEPS:\n- Sarah sends the revised proposal by Friday.\n* Schedule a call with finance next week\n\nHope this helps!";
+    let parsed = parse_answer(answer).unwrap();
+    assert_eq!(parsed.summary, "The team reviewed the proposal. The client wants a lower price for phase two.");
+    assert_eq!(parsed.next_steps, ["Sarah sends the revised proposal by Friday", "Schedule a call with finance next week"]);
+
+    let cut = parse_answer("**Summary:** The meeting covered the budget and the hiring plan. The board wants the").unwrap();
+    assert_eq!(cut.summary, "The meeting covered the budget and the hiring plan.");
+    assert_eq!(cut.next_steps, Vec::<String>::new());
+    let never: fn() -> (SummariserChoice, Box<dyn Summariser>) = || panic!("no fallback for a good answer");
+    assert_eq!(answer_or_fallback(answer, SHORT_MEETING, never).unwrap(), parsed);
+}
