@@ -67,6 +67,20 @@ pub struct Settings {
     #[arg(long, env = "DEBRIEF_MAX_RECORDING", default_value_t = 400_000_000, value_name = "BYTES")]
     pub max_recording: u64,
 
+    /// Speech-to-text engine: auto takes what is installed (with both,
+    /// Whisper on x86_64 with 4 or more cores, Vosk otherwise).
+    #[arg(long, env = "DEBRIEF_ASR", default_value = "auto", value_enum)]
+    pub asr: crate::asr::AsrChoice,
+
+    /// Summariser: auto takes the sentence-embedding model when installed,
+    /// else a lexical method that needs no model.
+    #[arg(long, env = "DEBRIEF_SUMMARISER", default_value = "auto", value_enum)]
+    pub summariser: crate::summarise::SummariserChoice,
+
+    /// Recordings processed at once (each keeps the cores busy for minutes).
+    #[arg(long, env = "DEBRIEF_WORKERS", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=16), value_name = "N")]
+    pub workers: u16,
+
     /// Password hashes computed at once (each takes 19 MiB and a core).
     #[arg(long, env = "DEBRIEF_HASH_CONCURRENCY", default_value_t = 2, value_name = "N")]
     pub hash_concurrency: usize,

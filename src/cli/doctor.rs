@@ -3,8 +3,11 @@
 use std::time::Duration;
 
 use crate::control::{self, Request, Response};
+use crate::asr::{AsrChoice, Plan};
 use crate::datadir::DataDir;
+use crate::models::{Kind, ModelsDir, install_hint};
 use crate::store::Store;
+use crate::summarise::SummariserStatus;
 use crate::tls::{CertInfo, LocalCa};
 
 struct Report {
@@ -44,17 +47,18 @@ impl State {
     }
 }
 
-pub fn run(data_dir: &DataDir) -> anyhow::Result<i32> {
+pub fn run(data_dir: &DataDir, models: &ModelsDir) -> anyhow::Result<i32> {
     let mut report = Report { failed: false };
+    match crate::ocr::tesseract_version() {
+        Some(version) => report.line("ocr", State::Ok, version),
+        None => report.line("ocr", State::Missing, "business-card scanning needs: apt-get install tesseract-ocr tesseract-ocr-eng"),
+    }
+    check_engines(&mut report, models);
     if !data_dir.root().is_dir() {
         report.line("data dir", State::Missing, format!("{} (created by `debrief serve`)", data_dir.root().display()));
         return Ok(0);
     }
     report.line("data dir", State::Ok, data_dir.root().display().to_string());
-    match crate::ocr::tesseract_version() {
-        Some(version) => report.line("ocr", State::Ok, version),
-        None => report.line("ocr", State::Missing, "business-card scanning needs: apt-get install tesseract-ocr tesseract-ocr-eng"),
-    }
     let size = std::fs::metadata(data_dir.database()).map(|m| m.len()).unwrap_or(0);
     match data_dir.free_bytes() {
         Some(free) if free < 500_000_000 => report.line("disk", State::Low, format!("{} free, database {}: free some space (uploads stop below 100 MB)", megabytes(free), megabytes(size))),
@@ -87,6 +91,33 @@ pub fn run(data_dir: &DataDir) -> anyhow::Result<i32> {
         },
     }
     Ok(if report.failed { 1 } else { 0 })
+}
+
+/// Each engine and model, and what `auto` would pick: the server starts
+/// without any of them, so this is where a user learns what is missing.
+fn check_engines(report: &mut Report, models: &ModelsDir) {
+    let found = |path: Option<std::path::PathBuf>| path.map(|p| p.display().to_string());
+    let lines = [
+        ("libvosk", crate::asr::vosk::find_library(models).map(|lib| lib.location().to_owned()).map_err(|e| e.to_string())),
+        ("vosk", found(models.vosk_model()).ok_or_else(|| format!("no Vosk model: `{}`", install_hint(Kind::Vosk)))),
+        ("whisper", found(models.whisper_model()).ok_or_else(|| format!("no Whisper model: `{}`", install_hint(Kind::Whisper)))),
+    ];
+    for (part, state) in lines {
+        match state {
+            Ok(detail) => report.line(part, State::Ok, detail),
+            Err(fix) => report.line(part, State::Missing, fix),
+        }
+    }
+    match crate::asr::plan(AsrChoice::Auto, models) {
+        Ok(Plan::Whisper { .. }) => report.line("speech", State::Ok, "transcribes with Whisper (--asr auto)"),
+        Ok(Plan::Vosk { .. }) => report.line("speech", State::Ok, "transcribes with Vosk (--asr auto)"),
+        Err(e) => report.line("speech", State::Missing, format!("recordings wait until a model is installed. {e}")),
+    }
+    let summaries = SummariserStatus::of(models);
+    report.line("summary", State::Ok, format!("summarises with {} (--summariser auto)", summaries.auto()));
+    for missing in summaries.missing() {
+        report.line("", State::Missing, missing);
+    }
 }
 
 fn check_database(report: &mut Report, data_dir: &DataDir) {

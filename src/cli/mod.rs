@@ -5,10 +5,13 @@
 
 mod admin;
 mod doctor;
+mod jobs;
 mod maintenance;
+mod models;
 mod remote;
 mod serve;
 mod template;
+mod transcribe;
 mod user;
 
 use std::path::PathBuf;
@@ -16,6 +19,7 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand};
 
 use crate::datadir::DataDir;
+use crate::models::ModelsDir;
 
 #[derive(Debug, Parser)]
 #[command(name = "debrief", version, about = "Record client meetings, transcribe and summarise them on this machine, and email the follow-up.")]
@@ -23,6 +27,10 @@ struct Cli {
     /// Where the database, certificates and models live [default: the per-user data directory, e.g. ~/.local/share/debrief]
     #[arg(long, env = "DEBRIEF_DATA_DIR", global = true, value_name = "DIR")]
     data_dir: Option<PathBuf>,
+
+    /// Where the speech and summary models live [default: models/ in the data dir]
+    #[arg(long, env = "DEBRIEF_MODELS_DIR", global = true, value_name = "DIR")]
+    models_dir: Option<PathBuf>,
 
     /// How much to log on stderr.
     #[arg(long, env = "DEBRIEF_LOG_LEVEL", global = true, default_value = "info", value_parser = ["error", "warn", "info", "debug", "trace"])]
@@ -47,12 +55,21 @@ enum Command {
     /// Show or change the follow-up email template.
     #[command(subcommand)]
     Template(template::TemplateCommand),
+    /// Transcribe a WAV file with the installed engine.
+    Transcribe(transcribe::TranscribeArgs),
+    /// Summarise a transcript (plain text) with the installed summariser.
+    Summarise(transcribe::SummariseArgs),
+    /// List and retry the jobs that transcribe and summarise recordings.
+    #[command(subcommand)]
+    Jobs(jobs::JobsCommand),
     /// Write a consistent copy of the database to FILE (also while serving).
     Backup { file: PathBuf },
     /// Replace the database with a backup (the server must be stopped).
     Restore { file: PathBuf },
     /// Shrink the database file after deletions (the server must be stopped).
     Compact,
+    /// List, install and import the speech and summary models.
+    Models(models::ModelsArgs),
 }
 
 /// Parses the command line, runs the command and returns the exit code.
@@ -80,15 +97,10 @@ pub fn run() -> i32 {
         }
     };
     init_logging(&cli.log_level);
-    let outcome = DataDir::resolve(cli.data_dir).and_then(|data_dir| match cli.command {
-        Command::Serve(args) => serve::run(data_dir, args),
-        Command::Doctor => doctor::run(&data_dir),
-        Command::Admin(command) => admin::run(&data_dir, command),
-        Command::User(command) => user::run(&data_dir, command),
-        Command::Template(command) => template::run(&data_dir, command),
-        Command::Backup { file } => maintenance::backup(&data_dir, &file),
-        Command::Restore { file } => maintenance::restore(&data_dir, &file),
-        Command::Compact => maintenance::compact(&data_dir),
+    let explicit_models = cli.models_dir;
+    let outcome = DataDir::resolve(cli.data_dir).and_then(|data_dir| {
+        let models = explicit_models.map_or_else(|| ModelsDir::default_for(&data_dir), ModelsDir::new);
+        run_command(cli.command, data_dir, models)
     });
     match outcome {
         Ok(code) => code,
@@ -96,6 +108,23 @@ pub fn run() -> i32 {
             eprintln!("error: {e:#}");
             1
         }
+    }
+}
+
+fn run_command(command: Command, data_dir: DataDir, models: ModelsDir) -> anyhow::Result<i32> {
+    match command {
+        Command::Serve(args) => serve::run(data_dir, models, args),
+        Command::Doctor => doctor::run(&data_dir, &models),
+        Command::Admin(command) => admin::run(&data_dir, command),
+        Command::User(command) => user::run(&data_dir, command),
+        Command::Template(command) => template::run(&data_dir, command),
+        Command::Jobs(command) => jobs::run(&data_dir, command),
+        Command::Transcribe(args) => transcribe::transcribe(&models, args),
+        Command::Summarise(args) => transcribe::summarise(&models, args),
+        Command::Backup { file } => maintenance::backup(&data_dir, &file),
+        Command::Restore { file } => maintenance::restore(&data_dir, &file),
+        Command::Compact => maintenance::compact(&data_dir),
+        Command::Models(args) => models::run(&data_dir, &models, args),
     }
 }
 

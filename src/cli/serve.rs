@@ -5,6 +5,7 @@ use clap::Args;
 
 use crate::datadir::DataDir;
 use crate::http::AssetSource;
+use crate::models::ModelsDir;
 use crate::server::{ServeOptions, TlsMode};
 use crate::settings::Settings;
 
@@ -35,7 +36,7 @@ pub struct ServeArgs {
     settings: Settings,
 }
 
-pub fn run(data_dir: DataDir, args: ServeArgs) -> anyhow::Result<i32> {
+pub fn run(data_dir: DataDir, models: ModelsDir, args: ServeArgs) -> anyhow::Result<i32> {
     let tls = match (args.http, args.tls_cert, args.tls_key) {
         (true, _, _) => TlsMode::Off,
         (false, Some(cert), Some(key)) => TlsMode::Files { cert, key },
@@ -43,6 +44,6 @@ pub fn run(data_dir: DataDir, args: ServeArgs) -> anyhow::Result<i32> {
     };
     let assets = args.dev_assets.map_or(AssetSource::Embedded, AssetSource::Dir);
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
-    runtime.block_on(crate::server::run(ServeOptions { data_dir, bind: args.bind, tls, assets, settings: args.settings }))?;
+    runtime.block_on(crate::server::run(ServeOptions { data_dir, bind: args.bind, tls, assets, settings: args.settings, models }))?;
     Ok(0)
 }

@@ -35,6 +35,11 @@ pub enum Request {
     TemplateReset,
     /// A consistent copy of the database, written by the server to `path`.
     Backup { path: String },
+    JobList,
+    /// Run a failed job again, from the stage that failed.
+    JobRetry { client: u64 },
+    /// Models were installed or removed: jobs waiting for one try again.
+    ModelsChanged,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -47,7 +52,20 @@ pub enum Response {
     Admins { usernames: Vec<String> },
     Users { users: Vec<UserLine> },
     Template { template: EmailTemplate },
+    Jobs { jobs: Vec<JobLine> },
     Error { message: String },
+}
+
+/// A job as `debrief jobs list` prints it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct JobLine {
+    pub client: u64,
+    pub client_name: String,
+    pub owner_email: String,
+    pub status: crate::domain::job::JobStatus,
+    pub attempts: u32,
+    pub error: Option<String>,
+    pub updated_at: String,
 }
 
 /// A user as `debrief user list` prints it.

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::fields::{FieldError, FieldErrors};
 use super::text::{EMAIL_MAX, has_control_chars, is_email, normalise_email};
+use super::job::{JobStatus, JobView};
 use super::user::{TEXT_MAX, UserId, iso_time};
 
 pub type ClientId = u64;
@@ -66,6 +67,15 @@ pub struct Client {
     pub next_steps: Option<String>,
     pub created_at: String,
     pub emailed_at: Option<String>,
+    /// The processing of the recording; none without a recording.
+    pub job: Option<JobView>,
+}
+
+impl Client {
+    pub fn with_job(mut self, job: Option<JobView>) -> Self {
+        self.job = job;
+        self
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -88,6 +98,14 @@ pub struct ClientRow {
     pub summary: Option<String>,
     pub created_at: String,
     pub emailed_at: Option<String>,
+    pub job_status: Option<JobStatus>,
+}
+
+impl ClientRow {
+    pub fn with_job_status(mut self, status: Option<JobStatus>) -> Self {
+        self.job_status = status;
+        self
+    }
 }
 
 fn photo_url(r: &ClientRecord) -> Option<String> {
@@ -112,6 +130,7 @@ impl From<&ClientRecord> for Client {
             next_steps: r.next_steps.clone(),
             created_at: iso_time(r.created_at),
             emailed_at: r.emailed_at.map(iso_time),
+            job: None,
         }
     }
 }
@@ -127,6 +146,7 @@ impl From<&ClientRecord> for ClientRow {
             summary: r.summary.as_deref().map(preview),
             created_at: iso_time(r.created_at),
             emailed_at: r.emailed_at.map(iso_time),
+            job_status: None,
         }
     }
 }

@@ -7,6 +7,7 @@
 pub mod client;
 pub mod fields;
 pub mod image;
+pub mod job;
 pub mod template;
 pub mod text;
 pub mod user;

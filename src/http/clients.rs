@@ -8,7 +8,7 @@ use super::auth::Message;
 use super::body::{SMALL, json};
 use super::error::{AppError, AppResult};
 use super::session::signed_in;
-use super::state::state;
+use super::state::{AppState, state};
 use crate::clock::now_ms;
 use crate::domain::client::{Client, ClientId, ClientInput, ClientRecord, ClientRow, TextsInput};
 use crate::store::IDEMPOTENCY_KEY_MAX;
@@ -60,8 +60,8 @@ pub async fn create(req: &mut Request, depot: &mut Depot, res: &mut Response) ->
 pub async fn list(depot: &mut Depot) -> AppResult<Json<Vec<ClientRow>>> {
     let state = state(depot)?.clone();
     let owner = signed_in(depot)?.user.id;
-    let clients = state.store.run(move |s| s.clients(owner)).await?;
-    Ok(Json(clients.iter().map(ClientRow::from).collect()))
+    let (clients, jobs) = state.store.run(move |s| Ok((s.clients(owner)?, s.jobs_of(owner)?))).await?;
+    Ok(Json(clients.iter().map(|c| ClientRow::from(c).with_job_status(jobs.get(&c.id).map(|j| j.status()))).collect()))
 }
 
 /// `GET /api/clients/{id}`.
@@ -71,7 +71,7 @@ pub async fn read(req: &mut Request, depot: &mut Depot) -> AppResult<Json<Client
     let owner = signed_in(depot)?.user.id;
     let id = client_id(req)?;
     let client = state.store.run(move |s| s.client(owner, id)).await.map_err(not_found_as_client)?;
-    Ok(Json(Client::from(&client)))
+    Ok(Json(with_job(state, client).await?))
 }
 
 #[derive(Deserialize)]
@@ -96,7 +96,7 @@ pub async fn update(req: &mut Request, depot: &mut Depot) -> AppResult<Json<Clie
         (contact, texts) => return Err(AppError::invalid([contact.err(), texts.err()].into_iter().flatten().flatten().collect())),
     };
     let client = state.store.run(move |s| s.update_client(owner, id, details, texts)).await.map_err(not_found_as_client)?;
-    Ok(Json(Client::from(&client)))
+    Ok(Json(with_job(state, client).await?))
 }
 
 /// `DELETE /api/clients/{id}`: the client, its photo and its recording.
@@ -107,6 +107,13 @@ pub async fn delete(req: &mut Request, depot: &mut Depot) -> AppResult<Json<Mess
     let id = client_id(req)?;
     state.store.run(move |s| s.delete_client(owner, id)).await.map_err(not_found_as_client)?;
     Ok(Json(Message { message: "Client deleted" }))
+}
+
+/// The client as its owner sees it, with the state of its job.
+pub(super) async fn with_job(state: AppState, client: ClientRecord) -> AppResult<Client> {
+    let (owner, id) = (client.owner, client.id);
+    let job = state.store.run(move |s| s.job(owner, id)).await?;
+    Ok(Client::from(&client).with_job(job.map(|j| j.view(state.jobs.progress(id)))))
 }
 
 /// Sends a file of one of the signed-in user's clients (its photo, its

@@ -93,6 +93,7 @@ impl From<StoreError> for AppError {
             StoreError::EmailTaken => Self::conflict("An account with this email already exists"),
             StoreError::NotFound => Self::not_found("Not found"),
             StoreError::Exists(message) => Self::conflict(message),
+            StoreError::Conflict(message) => Self::conflict(message),
             other => Self::internal(other),
         }
     }

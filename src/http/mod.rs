@@ -13,6 +13,8 @@ mod follow_up;
 pub mod error;
 mod headers;
 mod health;
+mod job_events;
+mod jobs;
 mod origin;
 mod profile;
 mod range;
@@ -47,6 +49,9 @@ pub fn service(state: AppState, assets: AssetSource) -> Service {
         .push(Router::with_path("clients/{id}").get(clients::read).patch(clients::update).delete(clients::delete))
         .push(Router::with_path("clients/{id}/photo").get(client_photo::read).post(client_photo::upload))
         .push(Router::with_path("clients/{id}/recording").get(recording::read).post(recording::upload))
+        .push(Router::with_path("clients/{id}/events").get(job_events::events))
+        .push(Router::with_path("clients/{id}/job/retry").post(jobs::retry))
+        .push(Router::with_path("clients/{id}/summary/regenerate").post(jobs::regenerate_summary))
         .push(Router::with_path("clients/{id}/email").get(follow_up::preview))
         .push(Router::with_path("clients/{id}/email/preview.html").get(follow_up::preview_html))
         .push(Router::with_path("clients/{id}/send-email").post(follow_up::send));

@@ -10,6 +10,7 @@ use super::clients::{client_id, not_found_as_client, send_file};
 use super::error::{AppError, AppResult};
 use super::session::signed_in;
 use super::state::{AppState, state};
+use crate::clock::now_ms;
 use crate::domain::client::Recording;
 use crate::domain::wav::WavHeader;
 use crate::store::CHUNK;
@@ -60,11 +61,12 @@ pub async fn upload(req: &mut Request, depot: &mut Depot) -> AppResult<Json<Uplo
         return match store_recording(&state, blob, field, max).await {
             Ok((recording, chunks)) => {
                 let uploaded = Uploaded { size: recording.size, sha256: recording.sha256.clone(), duration_ms: recording.duration_ms };
-                let attached = state.store.run(move |s| s.attach_recording(owner, id, recording, "audio/wav", chunks)).await;
+                let attached = state.store.run(move |s| s.attach_recording(owner, id, recording, "audio/wav", chunks, now_ms())).await;
                 if let Err(e) = attached {
                     discard(&state, blob).await;
                     return Err(not_found_as_client(e));
                 }
+                state.jobs.nudge();
                 Ok(Json(uploaded))
             }
             Err(e) => {

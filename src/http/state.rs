@@ -33,6 +33,8 @@ pub struct AppState {
     pub ca_cert: Option<PathBuf>,
     /// Where the database lives, to watch its free space.
     pub data_dir: PathBuf,
+    /// The transcription and summary jobs.
+    pub jobs: crate::jobs::Jobs,
     /// Card scans under way at once (each keeps a core busy).
     pub scan_permits: Arc<tokio::sync::Semaphore>,
 }

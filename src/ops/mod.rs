@@ -5,6 +5,7 @@
 
 pub mod accounts;
 pub mod admins;
+pub mod jobs;
 pub mod templates;
 
 use std::time::Duration;
@@ -62,6 +63,10 @@ pub fn run(store: &Store, context: &Context, request: Request) -> Response {
             .backup(std::path::Path::new(&path))
             .map(|()| done(format!("backup written to {path}")))
             .map_err(OpError::from),
+        Request::JobList => jobs::list(store).map(|jobs| Response::Jobs { jobs }),
+        Request::JobRetry { client } => jobs::retry(store, client).map(|_| done(format!("the job of client {client} is queued again"))),
+        // Only a running server has jobs waiting; without one the next start looks anyway.
+        Request::ModelsChanged => Ok(done("no server is running; the next start uses the installed models".into())),
     };
     outcome.unwrap_or_else(|e| Response::Error { message: e.to_string() })
 }

@@ -5,12 +5,14 @@
 use std::time::Instant;
 
 use crate::control::{ControlHandler, Request, Response, ServerStatus};
+use crate::jobs::Jobs;
 use crate::lan::Urls;
 use crate::ops::Context;
 use crate::store::Store;
 
 pub(super) struct ControlSource {
     store: Store,
+    jobs: Jobs,
     context: std::sync::Arc<Context>,
     url: String,
     lan_urls: Vec<String>,
@@ -19,8 +21,8 @@ pub(super) struct ControlSource {
 }
 
 impl ControlSource {
-    pub(super) fn new(store: Store, urls: &Urls, tls: String, context: Context) -> Self {
-        Self { store, context: std::sync::Arc::new(context), url: urls.local.clone(), lan_urls: urls.lan.clone(), tls, started: Instant::now() }
+    pub(super) fn new(store: Store, jobs: Jobs, urls: &Urls, tls: String, context: Context) -> Self {
+        Self { store, jobs, context: std::sync::Arc::new(context), url: urls.local.clone(), lan_urls: urls.lan.clone(), tls, started: Instant::now() }
     }
 }
 
@@ -40,9 +42,22 @@ impl ControlHandler for ControlSource {
                 Err(e) => Response::Error { message: e.to_string() },
             };
         }
+        if let Request::ModelsChanged = request {
+            let jobs = self.jobs.clone();
+            return match tokio::task::spawn_blocking(move || jobs.models_changed()).await {
+                Ok(Ok(requeued)) => Response::Done { message: format!("the server uses the installed models now ({requeued} waiting jobs resumed)") },
+                Ok(Err(e)) => Response::Error { message: e.to_string() },
+                Err(e) => Response::Error { message: e.to_string() },
+            };
+        }
+        let queues_work = matches!(request, Request::JobRetry { .. });
         let context = self.context.clone();
         // Operations hash passwords and write: off the async executor.
         let answer = self.store.run(move |s| Ok(crate::ops::run(s, &context, request))).await;
-        answer.unwrap_or_else(|e| Response::Error { message: e.to_string() })
+        let answer = answer.unwrap_or_else(|e| Response::Error { message: e.to_string() });
+        if queues_work && !matches!(answer, Response::Error { .. }) {
+            self.jobs.nudge();
+        }
+        answer
     }
 }

@@ -18,11 +18,16 @@ use salvo::prelude::*;
 use crate::auth::{Passwords, Throttle};
 use crate::datadir::DataDir;
 use crate::http::{AppState, AssetSource};
+use crate::jobs::Jobs;
 use crate::lan::Urls;
 use crate::mail::Mailer;
 use crate::settings::{Settings, origin_of};
 use crate::store::Store;
 use crate::tls::{LocalCa, ServerCert};
+
+/// How long a job's stage may take to finish at shutdown before it is put
+/// back in the queue for the next start.
+const WORKER_GRACE: std::time::Duration = std::time::Duration::from_secs(3);
 
 pub enum TlsMode {
     /// Plain HTTP, for a reverse proxy in front or for tests.
@@ -39,6 +44,7 @@ pub struct ServeOptions {
     pub tls: TlsMode,
     pub assets: AssetSource,
     pub settings: Settings,
+    pub models: crate::models::ModelsDir,
 }
 
 pub async fn run(options: ServeOptions) -> anyhow::Result<()> {
@@ -81,6 +87,10 @@ pub async fn run(options: ServeOptions) -> anyhow::Result<()> {
     let mut origins: Vec<String> = urls.lan.iter().chain([&urls.local, &public_url]).map(|u| origin_of(u)).collect();
     origins.dedup();
     let from = settings.mail_from.clone().unwrap_or_else(|| format!("debrief@{}.local", crate::lan::host_name()));
+    let engines = crate::jobs::EngineChoice { models: options.models, asr: settings.asr, summariser: settings.summariser };
+    let jobs_store = store.clone();
+    let workers = usize::from(settings.workers);
+    let (jobs, workers) = tokio::task::spawn_blocking(move || Jobs::start(jobs_store, engines, workers)).await?.context("cannot read the job queue")?;
     let mailer = Mailer::new(settings.smtp_url.as_deref(), from, crate::mail::outbox_dir(data_dir.root()), store.clone())?;
     let state = AppState {
         store: store.clone(),
@@ -95,15 +105,16 @@ pub async fn run(options: ServeOptions) -> anyhow::Result<()> {
         ca_cert: matches!(options.tls, TlsMode::LocalCa).then(|| LocalCa::new(data_dir.tls_dir()).ca_cert_path()),
         data_dir: data_dir.root().to_owned(),
         scan_permits: Arc::new(tokio::sync::Semaphore::new(1)),
+        jobs: jobs.clone(),
         settings: Arc::new(settings),
     };
     let context = crate::ops::Context { public_url: state.public_url.clone(), reset_ttl: state.settings.reset_ttl };
-    let control = control::ControlSource::new(store.clone(), &urls, tls_label.clone(), context);
+    let control = control::ControlSource::new(store.clone(), jobs.clone(), &urls, tls_label.clone(), context);
     let housekeeping = housekeeping::start(state.clone(), crate::mail::outbox_dir(data_dir.root()));
     let service = crate::http::service(state, options.assets);
     let server = match acceptor {
-        Bound::Tls(acceptor) => start(acceptor, service)?,
-        Bound::Plain(acceptor) => start(acceptor, service)?,
+        Bound::Tls(acceptor) => start(acceptor, service, &jobs)?,
+        Bound::Plain(acceptor) => start(acceptor, service, &jobs)?,
     };
 
     lock.publish(&urls.local)?;
@@ -114,6 +125,7 @@ pub async fn run(options: ServeOptions) -> anyhow::Result<()> {
     let outcome = server.await;
     control_task.abort();
     housekeeping.abort();
+    tokio::task::spawn_blocking(move || workers.stop(WORKER_GRACE)).await?;
     let _ = std::fs::remove_file(data_dir.control_socket());
     tracing::info!("stopped");
     drop(lock);
@@ -151,8 +163,8 @@ fn local_addr(acceptor: &impl Acceptor) -> anyhow::Result<SocketAddr> {
         .ok_or_else(|| anyhow::anyhow!("the listener reports no address"))
 }
 
-fn start<A: Acceptor + Send + 'static>(acceptor: A, service: Service) -> anyhow::Result<tokio::task::JoinHandle<()>> {
+fn start<A: Acceptor + Send + 'static>(acceptor: A, service: Service, jobs: &Jobs) -> anyhow::Result<tokio::task::JoinHandle<()>> {
     let server = Server::new(acceptor);
-    shutdown::on_signal(server.handle())?;
+    shutdown::on_signal(server.handle(), jobs.clone())?;
     Ok(tokio::spawn(server.serve(service)))
 }

@@ -9,7 +9,7 @@ const GRACE: Duration = Duration::from_secs(10);
 /// Stops the server gracefully on SIGTERM or SIGINT. The handlers are
 /// registered before this returns, so a signal sent right after the ready
 /// line is never met by the default action.
-pub(super) fn on_signal(handle: ServerHandle) -> std::io::Result<()> {
+pub(super) fn on_signal(handle: ServerHandle, jobs: crate::jobs::Jobs) -> std::io::Result<()> {
     let mut terminate = signal(SignalKind::terminate())?;
     let mut interrupt = signal(SignalKind::interrupt())?;
     tokio::spawn(async move {
@@ -18,6 +18,7 @@ pub(super) fn on_signal(handle: ServerHandle) -> std::io::Result<()> {
             _ = interrupt.recv() => {}
         }
         tracing::info!("shutting down: finishing requests in flight");
+        jobs.close_streams();
         handle.stop_graceful(GRACE);
     });
     Ok(())

@@ -146,14 +146,15 @@ impl Store {
 
     /// Points the client at a recording whose chunks are already stored
     /// (see [`Store::begin_blob`]); the previous recording is removed.
-    pub fn attach_recording(&self, owner: UserId, id: ClientId, recording: Recording, content_type: &str, chunks: u32) -> StoreResult<ClientRecord> {
+    /// A fresh job to transcribe and summarise it is queued in the same transaction.
+    pub fn attach_recording(&self, owner: UserId, id: ClientId, recording: Recording, content_type: &str, chunks: u32, now: i64) -> StoreResult<ClientRecord> {
         self.change_client(owner, id, |client, tx| {
             super::blobs::seal_blob(tx, recording.blob, content_type, recording.size, chunks)?;
             if let Some(old) = client.recording.take() {
                 delete_blob(tx, old.blob)?;
             }
             client.recording = Some(recording);
-            Ok(())
+            super::jobs::queue_job(tx, client, now)
         })
     }
 
@@ -173,6 +174,7 @@ fn remove_client(tx: &WriteTransaction, client: &ClientRecord) -> StoreResult<()
     }
     tx.open_table(CLIENTS)?.remove(client.id)?;
     tx.open_table(CLIENTS_BY_OWNER)?.remove((client.owner, client.id))?;
+    super::jobs::remove_job(tx, client.id)?;
     Ok(())
 }
 

@@ -6,7 +6,7 @@ use super::meta::{self, SCHEMA_VERSION};
 use super::{StoreError, StoreResult};
 
 /// Step `n` takes a file from schema `n` to `n + 1`.
-const STEPS: [fn(&WriteTransaction) -> StoreResult<()>; SCHEMA_VERSION as usize] = [create_tables, create_client_tables, create_template_table, create_admin_tables];
+const STEPS: [fn(&WriteTransaction) -> StoreResult<()>; SCHEMA_VERSION as usize] = [create_tables, create_client_tables, create_template_table, create_admin_tables, create_jobs_table];
 
 pub(super) fn run(db: &Database) -> StoreResult<()> {
     let tx = db.begin_write()?;
@@ -61,5 +61,11 @@ fn create_template_table(tx: &WriteTransaction) -> StoreResult<()> {
 fn create_admin_tables(tx: &WriteTransaction) -> StoreResult<()> {
     tx.open_table(super::tables::ADMINS)?;
     tx.open_table(super::tables::ADMIN_SESSIONS)?;
+    Ok(())
+}
+
+/// Version 5: the jobs that transcribe and summarise recordings.
+fn create_jobs_table(tx: &WriteTransaction) -> StoreResult<()> {
+    tx.open_table(super::tables::JOBS)?;
     Ok(())
 }

@@ -9,6 +9,7 @@ mod maintenance;
 mod blobs;
 mod clients;
 mod codec;
+mod jobs;
 mod meta;
 mod migrate;
 mod outbox;
@@ -27,6 +28,7 @@ pub use admins::{AdminRecord, AdminSessionRecord};
 pub use maintenance::{check_integrity, compact, restore};
 pub use blobs::{BlobInfo, CHUNK};
 pub use clients::IDEMPOTENCY_KEY_MAX;
+pub use jobs::Claim;
 pub use meta::SCHEMA_VERSION;
 pub use outbox::OutboxEntry;
 pub use sessions::SessionRecord;
@@ -50,6 +52,9 @@ pub enum StoreError {
     /// A record with that name exists already.
     #[error("{0}")]
     Exists(String),
+    /// The change does not fit the record's state; the text says why.
+    #[error("{0}")]
+    Conflict(&'static str),
 }
 
 macro_rules! store_error_from {

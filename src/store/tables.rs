@@ -33,3 +33,5 @@ pub(super) const TEMPLATES: TableDefinition<&str, &[u8]> = TableDefinition::new(
 pub(super) const ADMINS: TableDefinition<&str, &[u8]> = TableDefinition::new("admins");
 /// hash of the admin session token → admin session record.
 pub(super) const ADMIN_SESSIONS: TableDefinition<&[u8], &[u8]> = TableDefinition::new("admin_sessions");
+/// client id → the job processing that client's recording.
+pub(super) const JOBS: TableDefinition<u64, &[u8]> = TableDefinition::new("jobs");

@@ -25,6 +25,12 @@ impl Browser {
         Self { base: base.to_owned(), cookie: None, extra_cookie: None, origin: Some(base.to_owned()) }
     }
 
+    /// The same session on another server run (after a restart).
+    pub fn with_cookie(mut self, cookie: Option<String>) -> Self {
+        self.cookie = cookie;
+        self
+    }
+
     pub fn get(&mut self, path: &str) -> Reply {
         self.call("GET", path, None)
     }

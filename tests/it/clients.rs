@@ -13,7 +13,7 @@ fn client_data(name: &str) -> Value {
     json!({"clientData": {"name": name, "email": "jane@client.example", "phone": "+1 (555) 123-4567", "company": "Globex", "position": "CTO", "userId": 999}})
 }
 
-fn create(user: &mut Browser, name: &str) -> u64 {
+pub fn create(user: &mut Browser, name: &str) -> u64 {
     let reply = user.post("/api/clients", client_data(name));
     assert_eq!(reply.status, 201, "{}", reply.text);
     reply.body["id"].as_u64().unwrap()
@@ -32,7 +32,7 @@ fn wav(seconds: f32) -> Vec<u8> {
 }
 
 /// Sends `file` as the multipart field `recording`.
-fn upload(base: &str, cookie: &str, id: u64, file: &[u8]) -> (u16, Value) {
+pub fn upload(base: &str, cookie: &str, id: u64, file: &[u8]) -> (u16, Value) {
     let boundary = "----debrief-test-boundary";
     let mut body = Vec::new();
     body.extend_from_slice(format!("--{boundary}\r\nContent-Disposition: form-data; name=\"userId\"\r\n\r\n1\r\n").as_bytes());

@@ -87,6 +87,12 @@ impl TestApp {
         wait_with_timeout(&mut self.child, Duration::from_secs(15))
     }
 
+    /// SIGKILL, as a power cut or the OOM killer would: no clean-up runs.
+    pub fn kill(&mut self) {
+        signal(self.child.id(), "KILL");
+        wait_with_timeout(&mut self.child, Duration::from_secs(15));
+    }
+
     pub fn printed(&self) -> String {
         self.output.lock().unwrap().join("\n")
     }

@@ -4,13 +4,20 @@
 mod browser;
 mod harness;
 mod smtp;
+mod speech;
 
 mod accounts;
+mod audio;
 mod admin;
 mod cards;
 mod clients;
 mod follow_up;
 mod instance;
+mod jobs;
+mod models;
 mod reset;
 mod serving;
+mod summarise;
 mod tls;
+mod vosk;
+mod whisper;

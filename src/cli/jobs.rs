@@ -1,0 +1,62 @@
+//! `debrief jobs list|retry`: the transcription and summary jobs.
+
+use clap::Subcommand;
+
+use super::remote::{self, default_context};
+use crate::control::{JobLine, Request, Response};
+use crate::datadir::DataDir;
+
+#[derive(Debug, Subcommand)]
+pub enum JobsCommand {
+    /// Every recording's job: unfinished first, then the latest.
+    List {
+        /// One JSON array instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Run a failed job again from the stage that failed.
+    Retry {
+        /// The client's id (the first column of `debrief jobs list`).
+        client: u64,
+    },
+}
+
+pub fn run(data_dir: &DataDir, command: JobsCommand) -> anyhow::Result<i32> {
+    match command {
+        JobsCommand::List { json } => match remote::run(data_dir, Request::JobList, default_context)? {
+            Response::Jobs { jobs } if json => println!("{}", serde_json::to_string_pretty(&jobs)?),
+            Response::Jobs { jobs } => print_table(&jobs),
+            other => remote::print(&other),
+        },
+        JobsCommand::Retry { client } => remote::print(&remote::run(data_dir, Request::JobRetry { client }, default_context)?),
+    }
+    Ok(0)
+}
+
+fn print_table(jobs: &[JobLine]) {
+    if jobs.is_empty() {
+        println!("no jobs: no recording has been uploaded yet");
+        return;
+    }
+    println!("{:>6}  {:<18}  {:<24}  {:<28}  {:<20}  reason", "client", "status", "client name", "owner", "updated");
+    for job in jobs {
+        println!(
+            "{:>6}  {:<18}  {:<24}  {:<28}  {:<20}  {}",
+            job.client,
+            job.status.as_str(),
+            clip(&job.client_name, 24),
+            clip(&job.owner_email, 28),
+            job.updated_at.get(..19).unwrap_or(&job.updated_at),
+            job.error.as_deref().unwrap_or("")
+        );
+    }
+}
+
+fn clip(text: &str, width: usize) -> String {
+    if text.chars().count() <= width {
+        return text.to_owned();
+    }
+    let mut cut: String = text.chars().take(width - 1).collect();
+    cut.push('…');
+    cut
+}

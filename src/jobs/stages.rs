@@ -1,0 +1,117 @@
+//! The two stages of a job. Each ends in one store transaction that keeps
+//! its result and moves the job on, so a restart never redoes a finished
+//! stage and never half-saves one.
+
+use std::io::Cursor;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use super::Shared;
+use super::engines::Loaded;
+use crate::asr::AsrError;
+use crate::clock::now_ms;
+use crate::domain::job::{JobRecord, Stage};
+use crate::summarise::SummaryError;
+
+/// How a stage ended, when it did not finish.
+enum Stop {
+    /// A model is missing; the text says which and how to install it.
+    Waiting(String),
+    /// The text is for the user; the details went to the log.
+    Failed(String),
+    /// The client was deleted meanwhile: nothing to save.
+    Gone,
+}
+
+pub(super) fn run(shared: &Shared, loaded: &mut Loaded, job: JobRecord) {
+    let client = job.client;
+    let outcome = catch_unwind(AssertUnwindSafe(|| run_stages(shared, loaded, job))).unwrap_or_else(|_| {
+        // An engine panicked; it may be in any state, so load it afresh.
+        *loaded = Loaded::default();
+        Err(Stop::Failed("Processing failed because of an internal error; the server log has the details.".into()))
+    });
+    let saved = match outcome {
+        Ok(()) | Err(Stop::Gone) => return,
+        Err(Stop::Waiting(why)) => shared.store.job_waiting(client, why, now_ms()),
+        Err(Stop::Failed(why)) => shared.store.job_failed(client, why, now_ms()),
+    };
+    match saved {
+        Ok(Some(job)) => shared.live.changed(job, 0),
+        Ok(None) => {}
+        Err(e) => tracing::error!(client, error = %e, "cannot save the state of a job"),
+    }
+}
+
+fn run_stages(shared: &Shared, loaded: &mut Loaded, job: JobRecord) -> Result<(), Stop> {
+    let job = match job.stage {
+        Stage::Transcribe => transcribe(shared, loaded, job)?,
+        Stage::Summarise => job,
+    };
+    summarise(shared, loaded, job)
+}
+
+fn transcribe(shared: &Shared, loaded: &mut Loaded, job: JobRecord) -> Result<JobRecord, Stop> {
+    let started = std::time::Instant::now();
+    let record = shared.store.client(job.owner, job.client).map_err(gone_or_failed)?;
+    let recording = record.recording.ok_or_else(|| Stop::Failed("The client has no recording.".into()))?;
+    let bytes = shared.store.blob_range(recording.blob, 0, recording.size).map_err(gone_or_failed)?;
+    let samples = crate::asr::audio::read_wav(Cursor::new(bytes)).map_err(|e| Stop::Failed(e.to_string()))?;
+    let transcriber = loaded.transcriber(&shared.engines).map_err(asr_stop)?;
+    let transcript = transcriber.transcribe(&samples, &mut |percent| shared.live.report(&job, percent)).map_err(asr_stop)?;
+    tracing::info!(client = job.client, seconds = started.elapsed().as_secs_f32(), words = transcript.text.split_whitespace().count(), "transcribed a recording");
+    match shared.store.save_transcription(job.client, transcript.text, now_ms()) {
+        Ok(Some(next)) => {
+            shared.live.changed(next.clone(), 0);
+            Ok(next)
+        }
+        Ok(None) => Err(Stop::Gone),
+        Err(e) => Err(gone_or_failed(e)),
+    }
+}
+
+fn summarise(shared: &Shared, loaded: &mut Loaded, job: JobRecord) -> Result<(), Stop> {
+    let started = std::time::Instant::now();
+    let record = shared.store.client(job.owner, job.client).map_err(gone_or_failed)?;
+    let transcript = record.transcription.unwrap_or_default();
+    let summary = if transcript.trim().is_empty() {
+        // Nothing was said: no summary rather than an invented one.
+        crate::summarise::Summary::default()
+    } else {
+        let summariser = loaded.summariser(&shared.engines).map_err(summary_stop)?;
+        summariser.summarise(&transcript, &mut |percent| shared.live.report(&job, percent)).map_err(summary_stop)?
+    };
+    tracing::info!(client = job.client, seconds = started.elapsed().as_secs_f32(), "summarised a transcript");
+    match shared.store.save_summary(job.client, summary.summary, summary.next_steps.join("\n"), now_ms()) {
+        Ok(Some((client, job))) => {
+            shared.live.saved(client, job);
+            Ok(())
+        }
+        Ok(None) => Err(Stop::Gone),
+        Err(e) => Err(gone_or_failed(e)),
+    }
+}
+
+fn gone_or_failed(e: crate::store::StoreError) -> Stop {
+    match e {
+        crate::store::StoreError::NotFound => Stop::Gone,
+        other => {
+            tracing::error!(error = %other, "a job cannot reach the database");
+            Stop::Failed("Processing failed because the database could not be read; the server log has the details.".into())
+        }
+    }
+}
+
+fn asr_stop(e: AsrError) -> Stop {
+    match e {
+        AsrError::Missing(why) => Stop::Waiting(format!("{why} Processing continues once it is installed.")),
+        AsrError::BadModel(why) => Stop::Failed(format!("The speech-to-text model cannot be used: {why}")),
+        AsrError::Engine(why) => Stop::Failed(format!("Transcription failed: {why}")),
+    }
+}
+
+fn summary_stop(e: SummaryError) -> Stop {
+    match e {
+        SummaryError::Missing(why) => Stop::Waiting(format!("{why} Processing continues once it is installed.")),
+        SummaryError::BadModel(why) => Stop::Failed(format!("The summary model cannot be used: {why}")),
+        SummaryError::Engine(why) => Stop::Failed(format!("Summarising failed: {why}")),
+    }
+}

@@ -1,0 +1,38 @@
+//! `debrief jobs list|retry`: the processing of every recording, for the
+//! operator of the box.
+
+use super::{OpError, OpResult};
+use crate::clock::now_ms;
+use crate::control::JobLine;
+use crate::domain::job::JobRecord;
+use crate::domain::user::iso_time;
+use crate::store::{Store, StoreError};
+
+/// Every job, the active ones first, then the latest changed.
+pub fn list(store: &Store) -> OpResult<Vec<JobLine>> {
+    let users = store.users()?;
+    let clients = store.all_clients()?;
+    let mut jobs = store.all_jobs()?;
+    jobs.sort_by_key(|j| (!j.is_active(), std::cmp::Reverse(j.updated_at)));
+    Ok(jobs
+        .into_iter()
+        .map(|job| JobLine {
+            client: job.client,
+            client_name: clients.iter().find(|c| c.id == job.client).map(|c| c.name.clone()).unwrap_or_default(),
+            owner_email: users.iter().find(|u| u.id == job.owner).map(|u| u.email.clone()).unwrap_or_default(),
+            status: job.status(),
+            attempts: job.attempts,
+            error: job.error,
+            updated_at: iso_time(job.updated_at),
+        })
+        .collect())
+}
+
+/// Runs a failed job again; the owner is looked up, the rule is the owner's.
+pub fn retry(store: &Store, client: u64) -> OpResult<JobRecord> {
+    let owner = store.owner_of(client).map_err(|e| match e {
+        StoreError::NotFound => OpError::Failed(format!("no client has id {client}")),
+        other => other.into(),
+    })?;
+    Ok(store.retry_job(owner, client, now_ms())?)
+}

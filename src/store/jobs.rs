@@ -1,0 +1,272 @@
+//! The job of each client's recording. The worker addresses jobs by client
+//! id alone (it is not acting for a user); the calls made for a user check
+//! the owner like every client call.
+
+use std::collections::{HashMap, HashSet};
+
+use redb::{ReadableTable, WriteTransaction};
+
+use super::codec::{decode, encode};
+use super::tables::{CLIENTS, JOBS};
+use super::{Store, StoreError, StoreResult};
+use crate::domain::client::{ClientId, ClientRecord};
+use crate::domain::job::{JobRecord, JobState, MAX_ATTEMPTS, Stage};
+use crate::domain::user::UserId;
+
+/// What [`Store::claim_job`] found.
+#[derive(Debug, Default)]
+pub struct Claim {
+    /// The job to run now, its stage marked running.
+    pub job: Option<JobRecord>,
+    /// Jobs that were interrupted too often and now fail instead.
+    pub given_up: Vec<JobRecord>,
+}
+
+impl Store {
+    /// The job of the owner's client, if it has one.
+    pub fn job(&self, owner: UserId, client: ClientId) -> StoreResult<Option<JobRecord>> {
+        let tx = self.read()?;
+        let found: Option<JobRecord> = tx.open_table(JOBS)?.get(client)?.map(|v| decode(v.value())).transpose()?;
+        Ok(found.filter(|j| j.owner == owner))
+    }
+
+    /// The jobs of the owner's clients, by client.
+    pub fn jobs_of(&self, owner: UserId) -> StoreResult<HashMap<ClientId, JobRecord>> {
+        Ok(self.all_jobs()?.into_iter().filter(|j| j.owner == owner).map(|j| (j.client, j)).collect())
+    }
+
+    /// Every job, oldest client first.
+    pub fn all_jobs(&self) -> StoreResult<Vec<JobRecord>> {
+        let tx = self.read()?;
+        let table = tx.open_table(JOBS)?;
+        let mut jobs = Vec::new();
+        for entry in table.iter()? {
+            jobs.push(decode::<JobRecord>(entry?.1.value())?);
+        }
+        Ok(jobs)
+    }
+
+    /// At start-up: a job marked running was cut off by the last stop, so it
+    /// is queued again (its attempts still count).
+    pub fn requeue_interrupted_jobs(&self, now: i64) -> StoreResult<usize> {
+        self.change_jobs(|job| job.state == JobState::Running, |job| job.state = JobState::Queued, now)
+    }
+
+    /// Jobs waiting for a model are queued again (a model was installed).
+    pub fn requeue_waiting_jobs(&self, now: i64) -> StoreResult<usize> {
+        self.change_jobs(|job| job.state == JobState::WaitingForModel, |job| job.state = JobState::Queued, now)
+    }
+
+    /// Puts jobs cut off by a shutdown back in the queue, not counting the
+    /// attempt that was cut off.
+    pub fn release_jobs(&self, clients: &[ClientId], now: i64) -> StoreResult<()> {
+        self.change_jobs(
+            |job| job.state == JobState::Running && clients.contains(&job.client),
+            |job| {
+                job.state = JobState::Queued;
+                job.attempts = job.attempts.saturating_sub(1);
+            },
+            now,
+        )?;
+        Ok(())
+    }
+
+    /// Takes the oldest queued job not in `busy` and marks its stage running,
+    /// counting the attempt before the work starts, so a stage that kills
+    /// the process cannot loop forever.
+    pub fn claim_job(&self, busy: &HashSet<ClientId>, now: i64) -> StoreResult<Claim> {
+        let tx = self.write()?;
+        let mut claim = Claim::default();
+        {
+            let mut table = tx.open_table(JOBS)?;
+            let mut queued: Vec<JobRecord> = Vec::new();
+            for entry in table.iter()? {
+                let job: JobRecord = decode(entry?.1.value())?;
+                if job.state == JobState::Queued && !busy.contains(&job.client) {
+                    queued.push(job);
+                }
+            }
+            queued.sort_by_key(|j| (j.updated_at, j.client));
+            for mut job in queued {
+                job.updated_at = now;
+                if job.attempts >= MAX_ATTEMPTS {
+                    job.state = JobState::Failed;
+                    job.error = Some(format!(
+                        "Processing stopped: {} was interrupted {} times (the server stopped while it ran). Retry to try again.",
+                        stage_name(job.stage),
+                        job.attempts
+                    ));
+                    table.insert(job.client, encode(&job)?.as_slice())?;
+                    claim.given_up.push(job);
+                    continue;
+                }
+                job.state = JobState::Running;
+                job.attempts += 1;
+                job.error = None;
+                table.insert(job.client, encode(&job)?.as_slice())?;
+                claim.job = Some(job);
+                break;
+            }
+        }
+        tx.commit()?;
+        Ok(claim)
+    }
+
+    /// The job cannot run until a model is installed; `why` says which.
+    pub fn job_waiting(&self, client: ClientId, why: String, now: i64) -> StoreResult<Option<JobRecord>> {
+        self.change_job(client, now, |job, _| {
+            job.state = JobState::WaitingForModel;
+            job.attempts = job.attempts.saturating_sub(1);
+            job.error = Some(why);
+            Ok(())
+        })
+    }
+
+    pub fn job_failed(&self, client: ClientId, why: String, now: i64) -> StoreResult<Option<JobRecord>> {
+        self.change_job(client, now, |job, _| {
+            job.state = JobState::Failed;
+            job.error = Some(why);
+            Ok(())
+        })
+    }
+
+    /// Keeps the transcript and moves the job on to summarising, in one
+    /// transaction, so a restart never transcribes twice.
+    pub fn save_transcription(&self, client: ClientId, text: String, now: i64) -> StoreResult<Option<JobRecord>> {
+        self.change_job(client, now, |job, tx| {
+            let mut record = client_record(tx, client)?;
+            record.transcription = Some(text);
+            put_client(tx, &record)?;
+            job.stage = Stage::Summarise;
+            job.attempts = 1;
+            Ok(())
+        })
+    }
+
+    /// Keeps the summary and next steps (one per line) and ends the job.
+    pub fn save_summary(&self, client: ClientId, summary: String, next_steps: String, now: i64) -> StoreResult<Option<(ClientRecord, JobRecord)>> {
+        let mut saved = None;
+        let job = self.change_job(client, now, |job, tx| {
+            let mut record = client_record(tx, client)?;
+            record.summary = (!summary.is_empty()).then_some(summary);
+            record.next_steps = (!next_steps.is_empty()).then_some(next_steps);
+            put_client(tx, &record)?;
+            job.state = JobState::Done;
+            job.error = None;
+            saved = Some(record);
+            Ok(())
+        })?;
+        Ok(job.zip(saved).map(|(job, record)| (record, job)))
+    }
+
+    /// Runs a failed job again from the stage that failed.
+    pub fn retry_job(&self, owner: UserId, client: ClientId, now: i64) -> StoreResult<JobRecord> {
+        self.restart_job(owner, client, now, |job, _| {
+            if job.state != JobState::Failed {
+                return Err(StoreError::Conflict("Only a failed job can be retried"));
+            }
+            Ok(job.stage)
+        })
+    }
+
+    /// Summarises the kept transcript again (for example with a better model).
+    pub fn regenerate_summary(&self, owner: UserId, client: ClientId, now: i64) -> StoreResult<JobRecord> {
+        self.restart_job(owner, client, now, |job, record| {
+            if job.is_active() {
+                return Err(StoreError::Conflict("The recording is still being processed"));
+            }
+            if record.transcription.as_deref().is_none_or(|t| t.trim().is_empty()) {
+                return Err(StoreError::Conflict("There is no transcript to summarise yet"));
+            }
+            Ok(Stage::Summarise)
+        })
+    }
+
+    fn restart_job(
+        &self,
+        owner: UserId,
+        client: ClientId,
+        now: i64,
+        stage: impl FnOnce(&JobRecord, &ClientRecord) -> StoreResult<Stage>,
+    ) -> StoreResult<JobRecord> {
+        let tx = self.write()?;
+        let record = client_record(&tx, client).ok().filter(|c| c.owner == owner).ok_or(StoreError::NotFound)?;
+        let mut job = read_job(&tx, client)?.ok_or(StoreError::Conflict("This client has no recording to process"))?;
+        job.stage = stage(&job, &record)?;
+        job.state = JobState::Queued;
+        job.attempts = 0;
+        job.error = None;
+        job.updated_at = now;
+        put_job(&tx, &job)?;
+        tx.commit()?;
+        Ok(job)
+    }
+
+    /// Applies `change` to the job of `client` if it still exists (the
+    /// client may have been deleted while its job ran).
+    fn change_job(&self, client: ClientId, now: i64, change: impl FnOnce(&mut JobRecord, &WriteTransaction) -> StoreResult<()>) -> StoreResult<Option<JobRecord>> {
+        let tx = self.write()?;
+        let Some(mut job) = read_job(&tx, client)? else {
+            return Ok(None);
+        };
+        change(&mut job, &tx)?;
+        job.updated_at = now;
+        put_job(&tx, &job)?;
+        tx.commit()?;
+        Ok(Some(job))
+    }
+
+    fn change_jobs(&self, matches: impl Fn(&JobRecord) -> bool, change: impl Fn(&mut JobRecord), now: i64) -> StoreResult<usize> {
+        let tx = self.write()?;
+        let mut changed = Vec::new();
+        for entry in tx.open_table(JOBS)?.iter()? {
+            let mut job: JobRecord = decode(entry?.1.value())?;
+            if matches(&job) {
+                change(&mut job);
+                job.updated_at = now;
+                changed.push(job);
+            }
+        }
+        for job in &changed {
+            put_job(&tx, job)?;
+        }
+        tx.commit()?;
+        Ok(changed.len())
+    }
+}
+
+fn stage_name(stage: Stage) -> &'static str {
+    match stage {
+        Stage::Transcribe => "transcribing",
+        Stage::Summarise => "summarising",
+    }
+}
+
+/// Queues a fresh job for a client's new recording, inside the transaction
+/// that attaches it, so a recording never lacks its job.
+pub(super) fn queue_job(tx: &WriteTransaction, client: &ClientRecord, now: i64) -> StoreResult<()> {
+    put_job(tx, &JobRecord::new(client.id, client.owner, now))
+}
+
+pub(super) fn remove_job(tx: &WriteTransaction, client: ClientId) -> StoreResult<()> {
+    tx.open_table(JOBS)?.remove(client)?;
+    Ok(())
+}
+
+fn read_job(tx: &WriteTransaction, client: ClientId) -> StoreResult<Option<JobRecord>> {
+    tx.open_table(JOBS)?.get(client)?.map(|v| decode(v.value())).transpose()
+}
+
+fn put_job(tx: &WriteTransaction, job: &JobRecord) -> StoreResult<()> {
+    tx.open_table(JOBS)?.insert(job.client, encode(job)?.as_slice())?;
+    Ok(())
+}
+
+fn client_record(tx: &WriteTransaction, client: ClientId) -> StoreResult<ClientRecord> {
+    tx.open_table(CLIENTS)?.get(client)?.map(|v| decode(v.value())).transpose()?.ok_or(StoreError::NotFound)
+}
+
+fn put_client(tx: &WriteTransaction, client: &ClientRecord) -> StoreResult<()> {
+    tx.open_table(CLIENTS)?.insert(client.id, encode(client)?.as_slice())?;
+    Ok(())
+}
