@@ -302,26 +302,50 @@ export function newUserFields(overrides = {}) {
  * app does. Resolves with `{ status, body }`, body parsed as JSON when it is JSON.
  * The page must already show one of the app's pages.
  */
-export async function apiFromPage(page, method, path, body) {
-  return page.evaluate(
-    async ({ method, path, body }) => {
-      const res = await fetch(path, {
-        method,
-        credentials: "same-origin",
-        headers: body === undefined ? {} : { "Content-Type": "application/json" },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await res.text();
-      let parsed = text;
-      try {
-        parsed = text ? JSON.parse(text) : null;
-      } catch {
-        // not JSON: keep the text
-      }
-      return { status: res.status, body: parsed };
-    },
-    { method, path, body },
+export function apiFromPage(page, method, path, body) {
+  return sendFromPage(page, { method, path, json: body });
+}
+
+/**
+ * POST a multipart form from inside the page, the way the app uploads files. `fields`
+ * maps each name to a string or to `{ bytes, filename, type }`. Resolves like apiFromPage.
+ */
+export function uploadFromPage(page, path, fields) {
+  const form = Object.entries(fields).map(([name, value]) =>
+    typeof value === "string"
+      ? [name, value]
+      : [name, { base64: Buffer.from(value.bytes).toString("base64"), filename: value.filename, type: value.type }],
   );
+  return sendFromPage(page, { method: "POST", path, form });
+}
+
+function sendFromPage(page, request) {
+  return page.evaluate(async ({ method, path, json, form }) => {
+    const headers = {};
+    let body;
+    if (form) {
+      body = new FormData();
+      for (const [name, value] of form) {
+        if (typeof value === "string") body.append(name, value);
+        else {
+          const bytes = Uint8Array.from(atob(value.base64), (c) => c.charCodeAt(0));
+          body.append(name, new Blob([bytes], { type: value.type }), value.filename);
+        }
+      }
+    } else if (json !== undefined) {
+      headers["Content-Type"] = "application/json";
+      body = JSON.stringify(json);
+    }
+    const res = await fetch(path, { method, credentials: "same-origin", headers, body });
+    const text = await res.text();
+    let parsed = text;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: res.status, body: parsed };
+  }, request);
 }
 
 /**

@@ -10,7 +10,6 @@ import {
   SEND_FAILED,
   sentOutcome,
   textBlock,
-  updatedRow,
   validateEmailTexts,
 } from "../src/pages/client/email-flow.ts";
 
@@ -74,12 +73,6 @@ describe("Email Client", () => {
     assert.deepEqual(validateEmailTexts({ summary: "\r\nok\r\n" }), {});
     assert.equal(textBlock("  one\r\ntwo \n"), "one\ntwo");
     assert.equal(textBlock(null), "");
-  });
-
-  test("a History row follows the saved client", () => {
-    const row = { id: 7, name: "A", email: "a@x.io", company: null, photoUrl: null, summary: null, createdAt: "t" };
-    const client = { ...row, name: "B", email: "b@x.io", company: "C", summary: "S", emailedAt: "2026-01-01T00:00:00.000Z" };
-    assert.deepEqual(updatedRow(row, client), { ...row, name: "B", email: "b@x.io", company: "C", summary: "S", emailedAt: client.emailedAt });
   });
 
   test("when the client was last emailed", () => {

@@ -11,6 +11,19 @@ export interface User {
   createdAt: string;
 }
 
+/** Where the server's transcription and summary of a client's recording stands. */
+export type JobStatus = "queued" | "transcribing" | "summarising" | "waiting_for_model" | "done" | "failed";
+
+/** The background job of a client's recording (`Client.job`, the `job` event). */
+export interface Job {
+  status: JobStatus;
+  /** 0–100 within the current stage (transcribing or summarising). */
+  progress: number;
+  /** failed: why, for the user; waiting_for_model: what is missing (it resumes once installed). */
+  error: string | null;
+  updatedAt: string;
+}
+
 /** A row of `GET /api/clients`: what the History list shows. */
 export interface ClientRow {
   id: number;
@@ -20,6 +33,8 @@ export interface ClientRow {
   photoUrl: string | null;
   /** The first 200 characters or so. */
   summary: string | null;
+  /** null when the client has no recording. */
+  jobStatus: JobStatus | null;
   createdAt: string;
 }
 
@@ -46,5 +61,7 @@ export interface Client {
   summary: string | null;
   /** One step per line. */
   nextSteps: string | null;
+  /** null when the client has no recording. */
+  job: Job | null;
   createdAt: string;
 }

@@ -1,5 +1,5 @@
 import { useStore } from "@nanostores/react";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Link, useLocation } from "wouter";
 import { PencilIcon, TrashIcon } from "../components/action-icons.tsx";
 import { Button } from "../components/Button.tsx";
@@ -10,17 +10,21 @@ import { Page } from "../components/Page.tsx";
 import { Spinner } from "../components/Spinner.tsx";
 import { api, ApiError, errorMessage } from "../lib/api.ts";
 import { formatClock } from "../lib/format.ts";
+import { endAnnouncement, isRunning, NO_SUMMARY } from "../lib/job.ts";
 import { findPendingUpload } from "../lib/pending-upload.ts";
 import { deleteRecording } from "../lib/recordings-db.ts";
-import type { Client, ClientRow } from "../lib/types.ts";
+import type { Client, ClientRow, Job } from "../lib/types.ts";
 import { invalidate, query, setQueryData } from "../stores/query.ts";
 import { $session } from "../stores/session.ts";
 import { toast } from "../stores/toast.ts";
+import { clientPath, LIST_PATH, rememberClient } from "./client/client-cache.ts";
 import { EditClientDialog } from "./client/EditClientDialog.tsx";
 import { EmailButton } from "./client/EmailButton.tsx";
 import { PendingUpload } from "./client/PendingUpload.tsx";
-
-const LIST_PATH = "/api/clients";
+import { ProcessingCard } from "./client/ProcessingCard.tsx";
+import { RegenerateSummary } from "./client/RegenerateSummary.tsx";
+import { TranscriptCard } from "./client/TranscriptCard.tsx";
+import { useJobEvents } from "./client/use-job-events.ts";
 
 function NotFoundCard() {
   return (
@@ -47,23 +51,35 @@ function steps(nextSteps: string | null): string[] {
     .filter(Boolean);
 }
 
+/** For screen readers: what became of a job this visit watched, said once it ends. */
+function useEndAnnouncement(job: Job | null): string {
+  const before = useRef(job?.status);
+  const [said, setSaid] = useState("");
+  useEffect(() => {
+    const now = endAnnouncement(before.current, job);
+    before.current = job?.status;
+    // Emptied while a job runs, so the same words are heard again after the next one.
+    if (now || isRunning(job?.status)) setSaid(now ?? "");
+  }, [job?.status]);
+  return said;
+}
+
 function ClientView({ client, userId }: { client: Client; userId: string }) {
   const [, navigate] = useLocation();
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [deleting, setDeleting] = useState(false);
-  const path = `${LIST_PATH}/${client.id}`;
+  // Set once Regenerate started a job: its button is gone, the Processing card takes the focus.
+  const [focusJob, setFocusJob] = useState(false);
+  const path = clientPath(client.id);
   const nextSteps = steps(client.nextSteps);
+  const job = client.job ?? null;
+  const running = isRunning(job?.status);
+  useJobEvents(client.id, job?.status);
+  const announcement = useEndAnnouncement(job);
 
   const saved = (updated: Client) => {
-    setQueryData<Client>(path, () => updated);
-    setQueryData<ClientRow[] | undefined>(LIST_PATH, (rows) =>
-      rows?.map((row) =>
-        row.id === updated.id
-          ? { ...row, name: updated.name, email: updated.email, company: updated.company, photoUrl: updated.photoUrl }
-          : row,
-      ),
-    );
+    rememberClient(updated);
     setEditing(false);
   };
 
@@ -88,6 +104,9 @@ function ClientView({ client, userId }: { client: Client; userId: string }) {
 
   return (
     <Page title={client.name} ownHeading className="client-detail">
+      <p className="sr-only" role="status">
+        {announcement}
+      </p>
       <Card className="client-card">
         {client.photoUrl ? (
           <img className="client-card__photo" src={client.photoUrl} alt={`Photo of ${client.name}`} />
@@ -125,12 +144,17 @@ function ClientView({ client, userId }: { client: Client; userId: string }) {
         <EmailButton client={client} />
       </Card>
 
+      {job && <ProcessingCard clientId={client.id} job={job} takeFocus={focusJob} />}
+
       <Card>
         <CardHeader title="Summary" />
         {client.summary ? (
           <p className="client-detail__text">{client.summary}</p>
         ) : (
-          <p className="muted">No summary available</p>
+          <p className="muted">{NO_SUMMARY}</p>
+        )}
+        {client.transcription && !running && job?.status !== "failed" && (
+          <RegenerateSummary clientId={client.id} onStarted={() => setFocusJob(true)} />
         )}
       </Card>
 
@@ -146,6 +170,8 @@ function ClientView({ client, userId }: { client: Client; userId: string }) {
           <p className="muted">No next steps available</p>
         )}
       </Card>
+
+      {client.transcription && <TranscriptCard text={client.transcription} />}
 
       <Card>
         <CardHeader title="Recording" />
@@ -205,7 +231,7 @@ function ClientView({ client, userId }: { client: Client; userId: string }) {
 function LoadClient({ id }: { id: string }) {
   const [, navigate] = useLocation();
   const { user } = useStore($session);
-  const path = `${LIST_PATH}/${id}`;
+  const path = clientPath(id);
   const { data, error } = useStore(query<Client>(path));
   const notFound = error instanceof ApiError && error.status === 404;
 

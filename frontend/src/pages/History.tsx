@@ -6,7 +6,9 @@ import { Button } from "../components/Button.tsx";
 import { UserIcon } from "../components/icons.tsx";
 import { Page } from "../components/Page.tsx";
 import { Spinner } from "../components/Spinner.tsx";
+import { cx } from "../lib/cx.ts";
 import { relativeTime } from "../lib/format.ts";
+import { rowSummary } from "../lib/job.ts";
 import type { ClientRow } from "../lib/types.ts";
 import { invalidate, query } from "../stores/query.ts";
 import { toast } from "../stores/toast.ts";
@@ -23,6 +25,7 @@ function haystack(client: ClientRow): string {
 // A row is a link with a few lines of text and at most a small lazy image, kept cheap
 // for a list of a thousand; rows off screen are not laid out (content-visibility).
 const Row = memo(function Row({ client, now }: { client: ClientRow; now: number }) {
+  const summary = rowSummary(client);
   return (
     <li className="client-row">
       <Link href={`/client/${client.id}`} className="client-row__link">
@@ -49,8 +52,8 @@ const Row = memo(function Row({ client, now }: { client: ClientRow; now: number 
             </time>
           </span>
           {client.company && <span className="client-row__company">{client.company}</span>}
-          <span className={client.summary ? "client-row__summary" : "client-row__summary client-row__summary--none"}>
-            {client.summary || "No summary available"}
+          <span className={cx("client-row__summary", summary.tone !== "summary" && `client-row__summary--${summary.tone}`)}>
+            {summary.text}
           </span>
         </span>
       </Link>

@@ -2,9 +2,8 @@ import { useEffect, useId, useRef, useState } from "react";
 import { MailIcon } from "../../components/action-icons.tsx";
 import { Button } from "../../components/Button.tsx";
 import { api } from "../../lib/api.ts";
-import type { ClientRow } from "../../lib/types.ts";
-import { setQueryData } from "../../stores/query.ts";
 import { toast } from "../../stores/toast.ts";
+import { clientPath, rememberClient } from "./client-cache.ts";
 import {
   canEmail,
   EMAIL_LABELS,
@@ -13,23 +12,12 @@ import {
   lastEmailedText,
   sendPath,
   sentOutcome,
-  updatedRow,
   type EmailClient,
   type EmailStatus,
   type SendOutcome,
   type SendResult,
 } from "./email-flow.ts";
 import { EmailDialog } from "./EmailDialog.tsx";
-
-const LIST_PATH = "/api/clients";
-
-/** Puts the client as the server now has it into the cached reads of this page and History. */
-function remember(client: EmailClient): void {
-  setQueryData<EmailClient>(`${LIST_PATH}/${client.id}`, () => client);
-  setQueryData<ClientRow[] | undefined>(LIST_PATH, (rows) =>
-    rows?.map((row) => (row.id === client.id ? updatedRow(row, client) : row)),
-  );
-}
 
 /** Re-renders every minute while there is a relative time on screen. */
 function useMinuteTick(active: boolean): void {
@@ -80,7 +68,7 @@ export function EmailButton({ client }: { client: EmailClient }) {
     toast(outcome.toast);
     if (outcome.delivered) {
       // The server noted when it went out: read it back for "Last emailed".
-      api.get<EmailClient>(`${LIST_PATH}/${client.id}`).then(remember, () => {});
+      api.get<EmailClient>(clientPath(client.id)).then(rememberClient, () => {});
     }
   };
 
@@ -124,7 +112,7 @@ export function EmailButton({ client }: { client: EmailClient }) {
         sending={status === "sending"}
         onClose={() => setOpen(false)}
         onSend={send}
-        onSaved={remember}
+        onSaved={rememberClient}
       />
     </div>
   );

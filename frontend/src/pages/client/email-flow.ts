@@ -3,7 +3,7 @@
 
 import { ApiError } from "../../lib/api.ts";
 import { relativeTime } from "../../lib/format.ts";
-import type { Client, ClientRow } from "../../lib/types.ts";
+import type { Client } from "../../lib/types.ts";
 import { charCount, isEmail, trimText, type FieldErrors } from "../../lib/validation.ts";
 
 export type EmailStatus = "idle" | "sending" | "sent";
@@ -105,21 +105,6 @@ export function failedOutcome(err: unknown): SendOutcome {
     else if (err.serverMessage && err.serverMessage !== SEND_FAILED) description = err.serverMessage;
   }
   return { status: "idle", toast: { title: SEND_FAILED, description, variant: "destructive" }, delivered: false };
-}
-
-// --- the cached reads after a change -------------------------------------------------
-
-/** A History row brought up to date with the client as saved. */
-export function updatedRow(row: ClientRow, client: EmailClient): ClientRow {
-  return {
-    ...row,
-    name: client.name,
-    email: client.email,
-    company: client.company,
-    photoUrl: client.photoUrl,
-    summary: client.summary,
-    ...(client.emailedAt !== undefined ? { emailedAt: client.emailedAt } : {}),
-  };
 }
 
 /** "Last emailed just now", "… 5 minutes ago"; a time ahead of this phone's clock reads "just now". */

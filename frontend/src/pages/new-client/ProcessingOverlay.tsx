@@ -1,4 +1,5 @@
 import { useEffect, useRef } from "react";
+import { ProgressBar } from "../../components/ProgressBar.tsx";
 import { Spinner } from "../../components/Spinner.tsx";
 import type { UploadProgress } from "../../lib/upload.ts";
 import type { SaveStage } from "./save-client.ts";
@@ -61,21 +62,7 @@ export function ProcessingOverlay({ open, stage, upload }: ProcessingOverlayProp
           {stage === "photo" && "Saving the photo…"}
           {line?.text}
         </p>
-        {line && (
-          <div
-            className="progress"
-            role="progressbar"
-            aria-label="Recording upload"
-            aria-valuemin={0}
-            aria-valuemax={100}
-            aria-valuenow={line.percent ?? undefined}
-          >
-            <div
-              className={line.percent === null ? "progress__fill progress__fill--unknown" : "progress__fill"}
-              style={{ transform: `scaleX(${(line.percent ?? 100) / 100})` }}
-            />
-          </div>
-        )}
+        {line && <ProgressBar label="Recording upload" value={line.percent} />}
       </div>
     </dialog>
   );
