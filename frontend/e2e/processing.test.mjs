@@ -46,7 +46,8 @@ before(async () => {
   }
   const raw = join(work, "raw.wav");
   const wav = join(work, "meeting.wav");
-  await run("espeak-ng", ["-w", raw, MEETING]);
+  // A US voice at a moderate pace: espeak's default rate makes tiny.en mishear names.
+  await run("espeak-ng", ["-v", "en-us", "-s", "150", "-w", raw, MEETING]);
   await run("sox", [raw, "-r", "16000", "-c", "1", "-b", "16", wav]);
   meetingWav = await readFile(wav);
 });

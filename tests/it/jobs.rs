@@ -239,3 +239,17 @@ fn a_recording_the_engines_cannot_read_fails_its_job_with_a_reason() {
     assert!(reason.contains("recording") && reason.contains("1000000"), "{reason}");
     assert!(!app.printed().contains("panicked"), "{}", app.printed());
 }
+
+#[test]
+fn without_libvosk_the_server_starts_and_doctor_names_what_is_missing() {
+    let models = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    let app = serve(data.path(), models.path(), &["--asr", "vosk"]);
+    assert!(app.printed().contains("ready: "));
+    let out = Command::new(BIN).arg("doctor").arg("--data-dir").arg(data.path()).arg("--models-dir").arg(models.path()).env("LD_LIBRARY_PATH", "").output().unwrap();
+    let report = text(&out.stdout);
+    let line = |part: &str| report.lines().find(|l| l.starts_with(part)).unwrap_or_default().to_owned();
+    assert!(line("libvosk").contains("missing") && line("libvosk").contains("debrief models install libvosk"), "{report}");
+    assert!(line("speech").contains("missing"), "{report}");
+    assert!(line("summary").contains("lexical"), "{report}");
+}
