@@ -12,6 +12,7 @@ pub mod clock;
 pub mod control;
 pub mod datadir;
 pub mod domain;
+pub mod engine;
 pub mod http;
 pub mod jobs;
 pub mod lan;

@@ -1,6 +1,6 @@
 //! `--asr auto|vosk|whisper`: which engine transcribes, from what is installed.
 
-use super::{AsrError, Transcriber};
+use super::{EngineError, Transcriber};
 use crate::models::{Kind, ModelsDir, install_hint};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
@@ -19,14 +19,14 @@ pub enum Plan {
     Vosk { library: std::sync::Arc<super::vosk::VoskLib>, model: std::path::PathBuf },
 }
 
-fn whisper_missing() -> AsrError {
-    AsrError::Missing(format!("No Whisper model is installed: run `{}`.", install_hint(Kind::Whisper)))
+fn whisper_missing() -> EngineError {
+    EngineError::Missing(format!("No Whisper model is installed: run `{}`.", install_hint(Kind::Whisper)))
 }
 
 /// Decides without loading anything (cheap enough for `debrief doctor`).
-pub fn plan(choice: AsrChoice, models: &ModelsDir) -> Result<Plan, AsrError> {
+pub fn plan(choice: AsrChoice, models: &ModelsDir) -> Result<Plan, EngineError> {
     let whisper = models.whisper_model().map(|model| Plan::Whisper { model });
-    let vosk = || -> Result<Plan, AsrError> {
+    let vosk = || -> Result<Plan, EngineError> {
         let library = super::vosk::find_library(models)?;
         let model = models.vosk_model().ok_or_else(|| super::vosk::model_missing(models))?;
         Ok(Plan::Vosk { library, model })
@@ -38,7 +38,7 @@ pub fn plan(choice: AsrChoice, models: &ModelsDir) -> Result<Plan, AsrError> {
             (Some(whisper), Ok(vosk)) => Ok(if prefers_whisper() { whisper } else { vosk }),
             (Some(whisper), Err(_)) => Ok(whisper),
             (None, Ok(vosk)) => Ok(vosk),
-            (None, Err(_)) => Err(AsrError::Missing(format!(
+            (None, Err(_)) => Err(EngineError::Missing(format!(
                 "No speech-to-text model is installed: run `{}` (or install libvosk and a Vosk model).",
                 install_hint(Kind::Whisper)
             ))),
@@ -47,7 +47,7 @@ pub fn plan(choice: AsrChoice, models: &ModelsDir) -> Result<Plan, AsrError> {
 }
 
 /// Loads the engine `choice` picks.
-pub fn load(choice: AsrChoice, models: &ModelsDir) -> Result<Box<dyn Transcriber>, AsrError> {
+pub fn load(choice: AsrChoice, models: &ModelsDir) -> Result<Box<dyn Transcriber>, EngineError> {
     Ok(match plan(choice, models)? {
         Plan::Whisper { model } => Box::new(super::whisper::Whisper::load(&model)?),
         Plan::Vosk { library, model } => Box::new(super::vosk::Vosk::new(library, &model)?),

@@ -10,6 +10,7 @@ pub mod whisper;
 use serde::Serialize;
 
 pub use choose::{AsrChoice, Plan, load, plan};
+pub use crate::engine::{EngineError, Progress};
 
 /// The rate every engine works at; `audio` resamples anything else to it.
 pub const SAMPLE_RATE: u32 = 16_000;
@@ -49,23 +50,9 @@ impl Transcript {
     }
 }
 
-/// Told how far an engine has come, in percent (0–100, never going back).
-pub type Progress<'a> = &'a mut dyn FnMut(u8);
 
 pub trait Transcriber: Send {
     /// `samples` are 16 kHz mono in [-1, 1].
-    fn transcribe(&mut self, samples: &[f32], progress: Progress<'_>) -> Result<Transcript, AsrError>;
+    fn transcribe(&mut self, samples: &[f32], progress: Progress<'_>) -> Result<Transcript, EngineError>;
 }
 
-#[derive(Debug, thiserror::Error)]
-pub enum AsrError {
-    /// The engine or its model is not installed; the text says which.
-    #[error("{0}")]
-    Missing(String),
-    /// The model is there but cannot be used (damaged or the wrong kind).
-    #[error("{0}")]
-    BadModel(String),
-    /// The engine failed while decoding.
-    #[error("{0}")]
-    Engine(String),
-}

@@ -1,9 +1,10 @@
 //! Which engines the jobs use, loaded once per worker and kept while the
 //! installed models stay the same (loading Whisper or an LLM takes seconds).
 
-use crate::asr::{AsrChoice, AsrError, Transcriber};
+use crate::asr::{AsrChoice, Transcriber};
+use crate::engine::EngineError;
 use crate::models::ModelsDir;
-use crate::summarise::{Summariser, SummariserChoice, SummariserOptions, SummaryError};
+use crate::summarise::{Summariser, SummariserChoice, SummariserOptions};
 
 #[derive(Debug, Clone)]
 pub struct EngineChoice {
@@ -19,7 +20,7 @@ pub(super) struct Loaded {
 }
 
 impl Loaded {
-    pub(super) fn transcriber(&mut self, choice: &EngineChoice) -> Result<&mut dyn Transcriber, AsrError> {
+    pub(super) fn transcriber(&mut self, choice: &EngineChoice) -> Result<&mut dyn Transcriber, EngineError> {
         let key = fingerprint(&choice.models);
         let engine = match self.transcriber.take() {
             Some((loaded_for, engine)) if loaded_for == key => engine,
@@ -30,7 +31,7 @@ impl Loaded {
         Ok(self.transcriber.insert((key, engine)).1.as_mut())
     }
 
-    pub(super) fn summariser(&mut self, choice: &EngineChoice) -> Result<&mut dyn Summariser, SummaryError> {
+    pub(super) fn summariser(&mut self, choice: &EngineChoice) -> Result<&mut dyn Summariser, EngineError> {
         let key = fingerprint(&choice.models);
         let engine = match self.summariser.take() {
             Some((loaded_for, engine)) if loaded_for == key => engine,

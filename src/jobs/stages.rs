@@ -7,10 +7,9 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use super::Shared;
 use super::engines::Loaded;
-use crate::asr::AsrError;
 use crate::clock::now_ms;
 use crate::domain::job::{JobRecord, Stage};
-use crate::summarise::SummaryError;
+use crate::engine::EngineError;
 
 /// How a stage ended, when it did not finish.
 enum Stop {
@@ -100,18 +99,20 @@ fn gone_or_failed(e: crate::store::StoreError) -> Stop {
     }
 }
 
-fn asr_stop(e: AsrError) -> Stop {
+/// How an engine's failure stops the job; `model` and `work` name the stage
+/// for the user ("speech-to-text model", "Transcription").
+fn engine_stop(e: EngineError, model: &str, work: &str) -> Stop {
     match e {
-        AsrError::Missing(why) => Stop::Waiting(format!("{why} Processing continues once it is installed.")),
-        AsrError::BadModel(why) => Stop::Failed(format!("The speech-to-text model cannot be used: {why}")),
-        AsrError::Engine(why) => Stop::Failed(format!("Transcription failed: {why}")),
+        EngineError::Missing(why) => Stop::Waiting(format!("{why} Processing continues once it is installed.")),
+        EngineError::BadModel(why) => Stop::Failed(format!("The {model} cannot be used: {why}")),
+        EngineError::Engine(why) => Stop::Failed(format!("{work} failed: {why}")),
     }
 }
 
-fn summary_stop(e: SummaryError) -> Stop {
-    match e {
-        SummaryError::Missing(why) => Stop::Waiting(format!("{why} Processing continues once it is installed.")),
-        SummaryError::BadModel(why) => Stop::Failed(format!("The summary model cannot be used: {why}")),
-        SummaryError::Engine(why) => Stop::Failed(format!("Summarising failed: {why}")),
-    }
+fn asr_stop(e: EngineError) -> Stop {
+    engine_stop(e, "speech-to-text model", "Transcription")
+}
+
+fn summary_stop(e: EngineError) -> Stop {
+    engine_stop(e, "summary model", "Summarising")
 }

@@ -1,6 +1,8 @@
 //! `debrief jobs list|retry`: the processing of every recording, for the
 //! operator of the box.
 
+use std::collections::HashMap;
+
 use super::{OpError, OpResult};
 use crate::clock::now_ms;
 use crate::control::JobLine;
@@ -10,16 +12,16 @@ use crate::store::{Store, StoreError};
 
 /// Every job, the active ones first, then the latest changed.
 pub fn list(store: &Store) -> OpResult<Vec<JobLine>> {
-    let users = store.users()?;
-    let clients = store.all_clients()?;
+    let emails: HashMap<u64, String> = store.users()?.into_iter().map(|u| (u.id, u.email)).collect();
+    let names: HashMap<u64, String> = store.all_clients()?.into_iter().map(|c| (c.id, c.name)).collect();
     let mut jobs = store.all_jobs()?;
     jobs.sort_by_key(|j| (!j.is_active(), std::cmp::Reverse(j.updated_at)));
     Ok(jobs
         .into_iter()
         .map(|job| JobLine {
             client: job.client,
-            client_name: clients.iter().find(|c| c.id == job.client).map(|c| c.name.clone()).unwrap_or_default(),
-            owner_email: users.iter().find(|u| u.id == job.owner).map(|u| u.email.clone()).unwrap_or_default(),
+            client_name: names.get(&job.client).cloned().unwrap_or_default(),
+            owner_email: emails.get(&job.owner).cloned().unwrap_or_default(),
             status: job.status(),
             attempts: job.attempts,
             error: job.error,

@@ -195,12 +195,12 @@ pub(super) fn delete_clients_of(tx: &WriteTransaction, owner: UserId) -> StoreRe
     Ok(())
 }
 
-fn owned(tx: &WriteTransaction, owner: UserId, id: ClientId) -> StoreResult<ClientRecord> {
+pub(super) fn owned(tx: &WriteTransaction, owner: UserId, id: ClientId) -> StoreResult<ClientRecord> {
     let found: Option<ClientRecord> = tx.open_table(CLIENTS)?.get(id)?.map(|v| decode(v.value())).transpose()?;
     found.filter(|c| c.owner == owner).ok_or(StoreError::NotFound)
 }
 
-fn put_client(tx: &WriteTransaction, client: &ClientRecord) -> StoreResult<()> {
+pub(super) fn put_client(tx: &WriteTransaction, client: &ClientRecord) -> StoreResult<()> {
     tx.open_table(CLIENTS)?.insert(client.id, encode(client)?.as_slice())?;
     Ok(())
 }

@@ -7,7 +7,8 @@ use std::collections::{HashMap, HashSet};
 use redb::{ReadableTable, WriteTransaction};
 
 use super::codec::{decode, encode};
-use super::tables::{CLIENTS, JOBS};
+use super::clients::{owned, put_client};
+use super::tables::JOBS;
 use super::{Store, StoreError, StoreResult};
 use crate::domain::client::{ClientId, ClientRecord};
 use crate::domain::job::{JobRecord, JobState, MAX_ATTEMPTS, Stage};
@@ -134,7 +135,7 @@ impl Store {
     /// transaction, so a restart never transcribes twice.
     pub fn save_transcription(&self, client: ClientId, text: String, now: i64) -> StoreResult<Option<JobRecord>> {
         self.change_job(client, now, |job, tx| {
-            let mut record = client_record(tx, client)?;
+            let mut record = owned(tx, job.owner, client)?;
             record.transcription = Some(text);
             put_client(tx, &record)?;
             job.stage = Stage::Summarise;
@@ -147,7 +148,7 @@ impl Store {
     pub fn save_summary(&self, client: ClientId, summary: String, next_steps: String, now: i64) -> StoreResult<Option<(ClientRecord, JobRecord)>> {
         let mut saved = None;
         let job = self.change_job(client, now, |job, tx| {
-            let mut record = client_record(tx, client)?;
+            let mut record = owned(tx, job.owner, client)?;
             record.summary = (!summary.is_empty()).then_some(summary);
             record.next_steps = (!next_steps.is_empty()).then_some(next_steps);
             put_client(tx, &record)?;
@@ -190,7 +191,7 @@ impl Store {
         stage: impl FnOnce(&JobRecord, &ClientRecord) -> StoreResult<Stage>,
     ) -> StoreResult<JobRecord> {
         let tx = self.write()?;
-        let record = client_record(&tx, client).ok().filter(|c| c.owner == owner).ok_or(StoreError::NotFound)?;
+        let record = owned(&tx, owner, client)?;
         let mut job = read_job(&tx, client)?.ok_or(StoreError::Conflict("This client has no recording to process"))?;
         job.stage = stage(&job, &record)?;
         job.state = JobState::Queued;
@@ -259,14 +260,5 @@ fn read_job(tx: &WriteTransaction, client: ClientId) -> StoreResult<Option<JobRe
 
 fn put_job(tx: &WriteTransaction, job: &JobRecord) -> StoreResult<()> {
     tx.open_table(JOBS)?.insert(job.client, encode(job)?.as_slice())?;
-    Ok(())
-}
-
-fn client_record(tx: &WriteTransaction, client: ClientId) -> StoreResult<ClientRecord> {
-    tx.open_table(CLIENTS)?.get(client)?.map(|v| decode(v.value())).transpose()?.ok_or(StoreError::NotFound)
-}
-
-fn put_client(tx: &WriteTransaction, client: &ClientRecord) -> StoreResult<()> {
-    tx.open_table(CLIENTS)?.insert(client.id, encode(client)?.as_slice())?;
     Ok(())
 }

@@ -15,7 +15,7 @@ use super::progress::Reporter;
 use super::sentences;
 use super::select;
 use super::text::tidy;
-use super::{Progress, Summariser, Summary, SummaryError};
+use super::{Progress, Summariser, Summary, EngineError};
 
 /// Longer input is cut: a sentence's meaning is in its first words.
 const MAX_TOKENS: usize = 256;
@@ -56,8 +56,8 @@ pub struct Encoder {
 
 impl Encoder {
     /// Loads `config.json`, `tokenizer.json` and `model.safetensors` from `dir`.
-    pub fn load(dir: &Path) -> Result<Self, SummaryError> {
-        let bad = |what: &str, e: &dyn std::fmt::Display| SummaryError::BadModel(format!("sentence-embedding model in {}: {what}: {e}", dir.display()));
+    pub fn load(dir: &Path) -> Result<Self, EngineError> {
+        let bad = |what: &str, e: &dyn std::fmt::Display| EngineError::BadModel(format!("sentence-embedding model in {}: {what}: {e}", dir.display()));
         let config = std::fs::read_to_string(dir.join("config.json")).map_err(|e| bad("config.json", &e))?;
         let config: Config = serde_json::from_str(&config).map_err(|e| bad("config.json", &e))?;
         let mut tokenizer = Tokenizer::from_file(dir.join("tokenizer.json")).map_err(|e| bad("tokenizer.json", &e))?;
@@ -74,8 +74,8 @@ impl Encoder {
 
     /// The embeddings of `texts`, in order; `progress(done, total)` after
     /// each batch.
-    pub fn embed(&self, texts: &[&str], mut progress: impl FnMut(usize, usize)) -> Result<Vec<Vec<f32>>, SummaryError> {
-        let engine = |e: &dyn std::fmt::Display| SummaryError::Engine(format!("sentence embeddings: {e}"));
+    pub fn embed(&self, texts: &[&str], mut progress: impl FnMut(usize, usize)) -> Result<Vec<Vec<f32>>, EngineError> {
+        let engine = |e: &dyn std::fmt::Display| EngineError::Engine(format!("sentence embeddings: {e}"));
         let encodings = self.tokenizer.encode_batch(texts.to_vec(), true).map_err(|e| engine(&e))?;
         // Similar lengths batched together waste little on padding.
         let mut order: Vec<usize> = (0..texts.len()).collect();
@@ -127,7 +127,7 @@ pub struct EmbeddingSummariser {
 }
 
 impl EmbeddingSummariser {
-    pub fn load(dir: &Path) -> Result<Self, SummaryError> {
+    pub fn load(dir: &Path) -> Result<Self, EngineError> {
         let encoder = Encoder::load(dir)?;
         let actions = encoder.embed(ACTION_EXAMPLES, |_, _| {})?;
         Ok(Self { encoder, actions })
@@ -135,7 +135,7 @@ impl EmbeddingSummariser {
 }
 
 impl Summariser for EmbeddingSummariser {
-    fn summarise(&mut self, transcript: &str, progress: Progress<'_>) -> Result<Summary, SummaryError> {
+    fn summarise(&mut self, transcript: &str, progress: Progress<'_>) -> Result<Summary, EngineError> {
         let mut progress = Reporter::new(progress);
         progress.set(0);
         let all = sentences::split(transcript);

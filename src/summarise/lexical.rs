@@ -8,7 +8,7 @@ use super::progress::Reporter;
 use super::sentences;
 use super::select;
 use super::text::terms;
-use super::{Progress, Summariser, Summary, SummaryError};
+use super::{Progress, Summariser, Summary, EngineError};
 
 /// A cue this sure counts as a next step without a model to confirm it.
 const MIN_CUE: f32 = 0.55;
@@ -16,7 +16,7 @@ const MIN_CUE: f32 = 0.55;
 pub struct Lexical;
 
 impl Summariser for Lexical {
-    fn summarise(&mut self, transcript: &str, progress: Progress<'_>) -> Result<Summary, SummaryError> {
+    fn summarise(&mut self, transcript: &str, progress: Progress<'_>) -> Result<Summary, EngineError> {
         let mut progress = Reporter::new(progress);
         progress.set(0);
         let sentences = sentences::split(transcript);

@@ -14,6 +14,7 @@ mod text;
 
 use serde::Serialize;
 
+pub use crate::engine::{EngineError, Progress};
 pub use choose::{SummariserChoice, SummariserOptions, SummariserStatus, load};
 
 /// What a summariser produces: a short summary and one next step per entry.
@@ -24,19 +25,8 @@ pub struct Summary {
     pub next_steps: Vec<String>,
 }
 
-/// Told how far a summariser has come, in percent (0–100).
-pub type Progress<'a> = &'a mut dyn FnMut(u8);
 
 pub trait Summariser: Send {
-    fn summarise(&mut self, transcript: &str, progress: Progress<'_>) -> Result<Summary, SummaryError>;
+    fn summarise(&mut self, transcript: &str, progress: Progress<'_>) -> Result<Summary, EngineError>;
 }
 
-#[derive(Debug, thiserror::Error)]
-pub enum SummaryError {
-    #[error("{0}")]
-    Missing(String),
-    #[error("{0}")]
-    BadModel(String),
-    #[error("{0}")]
-    Engine(String),
-}

@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use debrief::models::ModelsDir;
 use debrief::summarise::llm::{answer_or_fallback, parse_answer};
-use debrief::summarise::{Summariser, SummariserChoice, SummariserOptions, SummariserStatus, Summary, SummaryError, load};
+use debrief::summarise::{Summariser, SummariserChoice, SummariserOptions, SummariserStatus, Summary, EngineError, load};
 
 use crate::harness::test_models;
 
@@ -164,11 +164,11 @@ fn a_summary_of_nothing_is_empty_and_of_one_word_is_that_word() {
 #[test]
 fn an_explicit_choice_whose_model_is_missing_names_the_fix() {
     let models = Models::empty();
-    let Err(SummaryError::Missing(message)) = load(SummariserChoice::Llm, &models.dir(), &Default::default()) else {
+    let Err(EngineError::Missing(message)) = load(SummariserChoice::Llm, &models.dir(), &Default::default()) else {
         panic!("llm without a model must be Missing");
     };
     assert!(message.contains("debrief models install") && message.contains("debrief models import PATH"), "{message}");
-    let Err(SummaryError::Missing(message)) = load(SummariserChoice::Embedding, &models.dir(), &Default::default()) else {
+    let Err(EngineError::Missing(message)) = load(SummariserChoice::Embedding, &models.dir(), &Default::default()) else {
         panic!("embedding without a model must be Missing");
     };
     assert!(message.contains("debrief models install all-minilm-l6-v2"), "{message}");
@@ -203,7 +203,7 @@ fn a_damaged_gguf_is_a_clear_error_not_a_panic() {
     for (what, bytes) in cases {
         let models = Models::empty().with_llm_file(bytes);
         match load(SummariserChoice::Llm, &models.dir(), &Default::default()) {
-            Err(SummaryError::BadModel(message)) => {
+            Err(EngineError::BadModel(message)) => {
                 assert!(message.contains("llm/damaged/model.gguf") && message.contains("GGUF"), "{what}: {message}");
             }
             Err(other) => panic!("{what}: expected BadModel, got {other:?}"),

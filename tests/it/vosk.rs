@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use debrief::asr::audio::read_wav_file;
 use debrief::asr::vosk::{Vosk, find_library, open_library};
-use debrief::asr::{AsrError, Transcriber, Transcript};
+use debrief::asr::{EngineError, Transcriber, Transcript};
 use debrief::models::ModelsDir;
 use tempfile::TempDir;
 
@@ -156,7 +156,7 @@ fn a_missing_library_is_reported_with_the_command_that_installs_it() {
         // (Were libvosk installed system-wide, `find_library` would load it.)
         let error =
             error.expect("no libvosk is installed in an empty models folder or on the system");
-        assert!(matches!(error, AsrError::Missing(_)), "{error:?}");
+        assert!(matches!(error, EngineError::Missing(_)), "{error:?}");
         let message = error.to_string();
         assert!(
             message.contains("debrief models install libvosk")
@@ -173,7 +173,7 @@ fn a_file_in_place_of_the_library_is_reported_not_passed_over() {
     std::fs::create_dir_all(dir.path().join("lib")).unwrap();
     std::fs::write(models.libvosk(), "<html>download failed</html>").unwrap();
     let error = find_library(&models).err().unwrap();
-    assert!(matches!(error, AsrError::BadModel(_)), "{error:?}");
+    assert!(matches!(error, EngineError::BadModel(_)), "{error:?}");
     assert!(error.to_string().contains("cannot be loaded"), "{error}");
 }
 
@@ -183,7 +183,7 @@ fn a_folder_that_is_not_a_vosk_model_gives_a_clear_error_not_a_crash() {
     std::fs::remove_file(dir.path().join("vosk/ko")).unwrap();
     let error = Vosk::load(&models).err().unwrap();
     assert!(
-        matches!(error, AsrError::Missing(_))
+        matches!(error, EngineError::Missing(_))
             && error.to_string().contains("debrief models import PATH"),
         "{error:?}"
     );
@@ -199,7 +199,7 @@ fn a_folder_that_is_not_a_vosk_model_gives_a_clear_error_not_a_crash() {
         std::fs::write(broken.join(file), text).unwrap();
     }
     let error = Vosk::load(&models).err().unwrap();
-    assert!(matches!(error, AsrError::BadModel(_)), "{error:?}");
+    assert!(matches!(error, EngineError::BadModel(_)), "{error:?}");
     assert!(
         error.to_string().contains(&broken.display().to_string())
             && error.to_string().contains("not a Vosk model"),
@@ -210,5 +210,5 @@ fn a_folder_that_is_not_a_vosk_model_gives_a_clear_error_not_a_crash() {
     let error = Vosk::new(lib, &dir.path().join("vosk/nowhere"))
         .err()
         .unwrap();
-    assert!(matches!(error, AsrError::Missing(_)), "{error:?}");
+    assert!(matches!(error, EngineError::Missing(_)), "{error:?}");
 }

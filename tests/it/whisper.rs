@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use debrief::asr::whisper::{Whisper, convert};
-use debrief::asr::{AsrError, Transcriber, Transcript};
+use debrief::asr::{EngineError, Transcriber, Transcript};
 
 use crate::harness::test_models;
 
@@ -224,8 +224,8 @@ fn whisper_conversion_of_a_truncated_or_garbage_model_bin_fails_with_a_clear_err
             "{what}: nothing is written"
         );
         assert!(matches!(
-            AsrError::from(convert(dir.path(), &out).unwrap_err()),
-            AsrError::BadModel(_)
+            EngineError::from(convert(dir.path(), &out).unwrap_err()),
+            EngineError::BadModel(_)
         ));
     }
 }
@@ -242,7 +242,7 @@ fn whisper_model_folders_missing_a_file_report_missing() {
             std::fs::hard_link(dir.path().join(other), partial.path().join(other)).unwrap();
         }
         match Whisper::load(partial.path()) {
-            Err(AsrError::Missing(message)) => assert!(message.contains(file), "{message}"),
+            Err(EngineError::Missing(message)) => assert!(message.contains(file), "{message}"),
             Err(other) => panic!("{file} missing gave {other:?}"),
             Ok(_) => panic!("{file} missing still loaded"),
         }
@@ -252,8 +252,8 @@ fn whisper_model_folders_missing_a_file_report_missing() {
         matches!(convert(empty.path(), &empty.path().join("out")), Err(e) if e.to_string().contains("is missing"))
     );
     assert!(matches!(
-        AsrError::from(convert(empty.path(), &empty.path().join("out")).unwrap_err()),
-        AsrError::Missing(_)
+        EngineError::from(convert(empty.path(), &empty.path().join("out")).unwrap_err()),
+        EngineError::Missing(_)
     ));
 }
 
@@ -261,7 +261,7 @@ fn whisper_model_folders_missing_a_file_report_missing() {
 fn whisper_refuses_a_damaged_converted_model_with_bad_model() {
     let (dir, _) = converted();
     let bad_model = |file: &str| match Whisper::load(dir.path()) {
-        Err(AsrError::BadModel(message)) => {
+        Err(EngineError::BadModel(message)) => {
             println!("{message}");
             assert!(message.contains(file), "{message}");
         }

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use libloading::Library;
 
-use crate::asr::AsrError;
+use crate::asr::EngineError;
 
 #[repr(C)]
 struct VoskModel {
@@ -116,9 +116,9 @@ unsafe impl Sync for Model {}
 
 impl Model {
     /// Loads the model in `dir`; `BadModel` when Vosk cannot.
-    pub(super) fn load(lib: Arc<VoskLib>, dir: &Path) -> Result<Self, AsrError> {
+    pub(super) fn load(lib: Arc<VoskLib>, dir: &Path) -> Result<Self, EngineError> {
         let bad = || {
-            AsrError::BadModel(format!(
+            EngineError::BadModel(format!(
                 "Vosk could not load the model in {}: it is damaged or not a Vosk model.",
                 dir.display()
             ))
@@ -151,14 +151,14 @@ pub(super) struct Recognizer<'m> {
 
 impl<'m> Recognizer<'m> {
     /// A recognizer for `sample_rate` audio that times every word.
-    pub(super) fn new(model: &'m Model, sample_rate: f32) -> Result<Self, AsrError> {
+    pub(super) fn new(model: &'m Model, sample_rate: f32) -> Result<Self, EngineError> {
         let api = &model.lib.api;
         // SAFETY: `model.ptr` is a live model (the borrow keeps it so);
         // vosk_recognizer_new catches C++ exceptions and returns null on
         // failure, checked below.
         let raw = unsafe { (api.recognizer_new)(model.ptr.as_ptr(), sample_rate) };
         let ptr = NonNull::new(raw).ok_or_else(|| {
-            AsrError::BadModel("Vosk could not start a recognizer with the installed model.".into())
+            EngineError::BadModel("Vosk could not start a recognizer with the installed model.".into())
         })?;
         // SAFETY: `ptr` is the live recognizer just created; 1 turns word
         // timings on.
@@ -168,30 +168,30 @@ impl<'m> Recognizer<'m> {
 
     /// Feeds 16-bit samples; true when Vosk saw the end of an utterance, whose
     /// text `result` then gives.
-    pub(super) fn accept(&mut self, samples: &[i16]) -> Result<bool, AsrError> {
+    pub(super) fn accept(&mut self, samples: &[i16]) -> Result<bool, EngineError> {
         let len = c_int::try_from(samples.len())
-            .map_err(|_| AsrError::Engine("An audio chunk is too long for Vosk.".into()))?;
+            .map_err(|_| EngineError::Engine("An audio chunk is too long for Vosk.".into()))?;
         // SAFETY: `samples` is valid for `len` shorts (the count the `_s`
         // variant takes) for the whole call, which only reads them; the
         // recognizer is live and used by this thread alone (`&mut self`).
         match unsafe { (self.api.accept_waveform_s)(self.ptr.as_ptr(), samples.as_ptr(), len) } {
             0 => Ok(false),
             1 => Ok(true),
-            _ => Err(AsrError::Engine(
+            _ => Err(EngineError::Engine(
                 "Vosk failed while decoding the recording.".into(),
             )),
         }
     }
 
     /// The finished utterance as Vosk's JSON.
-    pub(super) fn result(&mut self) -> Result<&CStr, AsrError> {
+    pub(super) fn result(&mut self) -> Result<&CStr, EngineError> {
         // SAFETY: the recognizer is live and ours alone.
         let raw = unsafe { (self.api.result)(self.ptr.as_ptr()) };
         self.borrow(raw)
     }
 
     /// Flushes what is left of the audio and returns its utterance's JSON.
-    pub(super) fn final_result(&mut self) -> Result<&CStr, AsrError> {
+    pub(super) fn final_result(&mut self) -> Result<&CStr, EngineError> {
         // SAFETY: as in `result`.
         let raw = unsafe { (self.api.final_result)(self.ptr.as_ptr()) };
         self.borrow(raw)
@@ -199,9 +199,9 @@ impl<'m> Recognizer<'m> {
 
     /// Borrows a result string for as long as `self` is borrowed: only the
     /// recognizer's next call, which needs `&mut self` again, overwrites it.
-    fn borrow(&mut self, raw: *const c_char) -> Result<&CStr, AsrError> {
+    fn borrow(&mut self, raw: *const c_char) -> Result<&CStr, EngineError> {
         if raw.is_null() {
-            return Err(AsrError::Engine("Vosk returned no result.".into()));
+            return Err(EngineError::Engine("Vosk returned no result.".into()));
         }
         // SAFETY: a non-null result is a NUL-terminated string the recognizer
         // owns and leaves untouched until its next call, which the returned

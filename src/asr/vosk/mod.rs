@@ -1,6 +1,6 @@
 //! Vosk through its C API. `libvosk.so` is opened at run time, never linked,
 //! so the binary builds and starts where the 26 MB library is absent; work
-//! that needs it then fails with `AsrError::Missing` and the fix.
+//! that needs it then fails with `EngineError::Missing` and the fix.
 
 mod ffi;
 mod utterance;
@@ -12,7 +12,7 @@ use std::sync::Arc;
 pub use ffi::VoskLib;
 use ffi::{Model, OpenError, Recognizer};
 
-use super::{AsrError, Progress, SAMPLE_RATE, Transcriber, Transcript};
+use super::{EngineError, Progress, SAMPLE_RATE, Transcriber, Transcript};
 use crate::models::ModelsDir;
 
 /// What the system's dynamic loader is asked for when the models folder has
@@ -26,7 +26,7 @@ const CHUNK: usize = SAMPLE_RATE as usize / 5;
 /// Finds libvosk: the models folder's `lib/libvosk.so` first, then the
 /// system's loader. A library in the models folder that fails to load is
 /// reported, not passed over for another one.
-pub fn find_library(models: &ModelsDir) -> Result<Arc<VoskLib>, AsrError> {
+pub fn find_library(models: &ModelsDir) -> Result<Arc<VoskLib>, EngineError> {
     let installed = models.libvosk();
     if installed.exists() {
         return open_library(&installed);
@@ -45,12 +45,12 @@ pub fn find_library(models: &ModelsDir) -> Result<Arc<VoskLib>, AsrError> {
 }
 
 /// Opens the libvosk at `path`, and only there.
-pub fn open_library(path: &Path) -> Result<Arc<VoskLib>, AsrError> {
+pub fn open_library(path: &Path) -> Result<Arc<VoskLib>, EngineError> {
     if !path.is_file() {
         return Err(not_installed(&path.display().to_string()));
     }
     VoskLib::open(path.as_os_str(), path.display().to_string()).map_err(|e| match e {
-        OpenError::Load(e) => AsrError::BadModel(format!(
+        OpenError::Load(e) => EngineError::BadModel(format!(
             "Vosk's library {} cannot be loaded ({e}): reinstall it with `debrief models install libvosk`.",
             path.display()
         )),
@@ -59,23 +59,23 @@ pub fn open_library(path: &Path) -> Result<Arc<VoskLib>, AsrError> {
 }
 
 /// No Vosk model in the models folder.
-pub fn model_missing(models: &ModelsDir) -> AsrError {
-    AsrError::Missing(format!(
+pub fn model_missing(models: &ModelsDir) -> EngineError {
+    EngineError::Missing(format!(
         "No Vosk model is installed in {}: run `{}` (or `debrief models import PATH`).",
         models.root().join("vosk").display(),
         crate::models::install_hint(crate::models::Kind::Vosk)
     ))
 }
 
-fn not_installed(looked_for: &str) -> AsrError {
-    AsrError::Missing(format!(
+fn not_installed(looked_for: &str) -> EngineError {
+    EngineError::Missing(format!(
         "Vosk's library is not installed (looked for {looked_for}): install it with `debrief models install libvosk`, \
          or import a copy with `debrief models import PATH`."
     ))
 }
 
-fn not_vosk(location: &str, e: &libloading::Error) -> AsrError {
-    AsrError::BadModel(format!(
+fn not_vosk(location: &str, e: &libloading::Error) -> EngineError {
+    EngineError::BadModel(format!(
         "{location} is not a usable Vosk library ({e}): install a current one with `debrief models install libvosk`."
     ))
 }
@@ -89,16 +89,16 @@ pub struct Vosk {
 
 impl Vosk {
     /// The library and the model installed in the models folder.
-    pub fn load(models: &ModelsDir) -> Result<Self, AsrError> {
+    pub fn load(models: &ModelsDir) -> Result<Self, EngineError> {
         let lib = find_library(models)?;
         let model = models.vosk_model().ok_or_else(|| model_missing(models))?;
         Self::new(lib, &model)
     }
 
     /// A given library and model folder.
-    pub fn new(lib: Arc<VoskLib>, model_dir: &Path) -> Result<Self, AsrError> {
+    pub fn new(lib: Arc<VoskLib>, model_dir: &Path) -> Result<Self, EngineError> {
         if !model_dir.is_dir() {
-            return Err(AsrError::Missing(format!(
+            return Err(EngineError::Missing(format!(
                 "The Vosk model folder {} does not exist.",
                 model_dir.display()
             )));
@@ -114,7 +114,7 @@ impl Transcriber for Vosk {
         &mut self,
         samples: &[f32],
         progress: Progress<'_>,
-    ) -> Result<Transcript, AsrError> {
+    ) -> Result<Transcript, EngineError> {
         let mut recognizer = Recognizer::new(&self.model, SAMPLE_RATE as f32)?;
         let mut segments = Vec::new();
         let mut pcm = Vec::with_capacity(CHUNK);

@@ -5,7 +5,7 @@ use std::ops::Range;
 
 use serde::Deserialize;
 
-use crate::asr::{AsrError, Segment, Word};
+use crate::asr::{EngineError, Segment, Word};
 
 #[derive(Deserialize)]
 struct Utterance {
@@ -25,9 +25,9 @@ struct TimedWord {
 /// The segment in one result, or `None` when Vosk heard no words (silence
 /// or noise ends an "utterance" too). `span_ms` is the audio the utterance
 /// came from, its times should Vosk give no word timings.
-pub(super) fn segment(json: &[u8], span_ms: Range<u64>) -> Result<Option<Segment>, AsrError> {
+pub(super) fn segment(json: &[u8], span_ms: Range<u64>) -> Result<Option<Segment>, EngineError> {
     let utterance: Utterance = serde_json::from_slice(json).map_err(|e| {
-        AsrError::Engine(format!(
+        EngineError::Engine(format!(
             "Vosk returned a result that is not its JSON ({e})."
         ))
     })?;
@@ -99,7 +99,7 @@ mod tests {
     fn a_result_that_is_not_json_is_an_engine_error() {
         assert!(matches!(
             segment(b"{\"text\": ", 0..1),
-            Err(AsrError::Engine(_))
+            Err(EngineError::Engine(_))
         ));
     }
 }

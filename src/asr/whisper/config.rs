@@ -6,7 +6,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::asr::AsrError;
+use crate::asr::EngineError;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Config {
@@ -36,15 +36,15 @@ fn whisper() -> String {
 }
 
 impl Config {
-    pub fn read(path: &Path) -> Result<Self, AsrError> {
+    pub fn read(path: &Path) -> Result<Self, EngineError> {
         let text = std::fs::read_to_string(path)
-            .map_err(|e| AsrError::BadModel(format!("cannot read {}: {e}", path.display())))?;
+            .map_err(|e| EngineError::BadModel(format!("cannot read {}: {e}", path.display())))?;
         let config: Self = serde_json::from_str(&text).map_err(|e| {
-            AsrError::BadModel(format!("{} is not a Whisper config: {e}", path.display()))
+            EngineError::BadModel(format!("{} is not a Whisper config: {e}", path.display()))
         })?;
         config
             .check()
-            .map_err(|reason| AsrError::BadModel(format!("{}: {reason}", path.display())))?;
+            .map_err(|reason| EngineError::BadModel(format!("{}: {reason}", path.display())))?;
         Ok(config)
     }
 

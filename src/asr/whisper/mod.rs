@@ -31,7 +31,7 @@ use self::mel::{HOP, LogMel};
 use self::model::Model;
 use self::rules::Rules;
 use self::text::Vocabulary;
-use super::{AsrError, Progress, Segment, Transcriber, Transcript};
+use super::{EngineError, Progress, Segment, Transcriber, Transcript};
 
 /// Whisper's rule for a window of silence: the model thinks so, and what it
 /// wrote instead is improbable.
@@ -52,12 +52,12 @@ pub struct Whisper {
 
 impl Whisper {
     /// Loads the model in `model_dir` (see the module docs for its files).
-    pub fn load(model_dir: &Path) -> Result<Self, AsrError> {
+    pub fn load(model_dir: &Path) -> Result<Self, EngineError> {
         let [config_path, tokenizer_path, weights_path] =
             ["config.json", "tokenizer.json", "model.safetensors"].map(|f| model_dir.join(f));
         for path in [&config_path, &tokenizer_path, &weights_path] {
             if !path.is_file() {
-                return Err(AsrError::Missing(format!(
+                return Err(EngineError::Missing(format!(
                     "Whisper model incomplete: {} is missing",
                     path.display()
                 )));
@@ -65,7 +65,7 @@ impl Whisper {
         }
         let config = Config::read(&config_path)?;
         let vocabulary = Vocabulary::load(&tokenizer_path, &config).map_err(|reason| {
-            AsrError::BadModel(format!("{}: {reason}", tokenizer_path.display()))
+            EngineError::BadModel(format!("{}: {reason}", tokenizer_path.display()))
         })?;
         let model = Model::load(&weights_path, &config)?;
         Ok(Self {
@@ -124,7 +124,7 @@ impl Whisper {
         frames: usize,
         total_samples: usize,
         segments: &mut Vec<Segment>,
-    ) -> Result<usize, AsrError> {
+    ) -> Result<usize, EngineError> {
         let steps = (frames / FRAMES_PER_STEP) as u32;
         let ts_begin = self.vocabulary.timestamp_begin;
         let split = segments::split(&decoded.tokens, ts_begin, steps, decoded.looped);
@@ -157,7 +157,7 @@ impl Transcriber for Whisper {
         &mut self,
         samples: &[f32],
         progress: Progress<'_>,
-    ) -> Result<Transcript, AsrError> {
+    ) -> Result<Transcript, EngineError> {
         let total_frames = samples.len() / HOP;
         let gate = vad::Gate::new(samples);
         let mut segments = Vec::new();
@@ -168,7 +168,7 @@ impl Transcriber for Whisper {
             if gate.has_speech(seek * HOP..(seek + frames) * HOP) {
                 let decoded = self
                     .decode_window(samples, seek)
-                    .map_err(|e| AsrError::Engine(format!("Whisper failed: {e}")))?;
+                    .map_err(|e| EngineError::Engine(format!("Whisper failed: {e}")))?;
                 let silent =
                     decoded.no_speech_prob > NO_SPEECH_PROB && decoded.avg_logprob < LOGPROB_FLOOR;
                 if !silent {

@@ -13,7 +13,7 @@ use candle_nn::VarBuilder;
 use super::config::Config;
 use super::decoder::Decoder;
 use super::encoder::Encoder;
-use crate::asr::AsrError;
+use crate::asr::EngineError;
 
 #[derive(Debug, Clone)]
 pub struct Model {
@@ -22,8 +22,8 @@ pub struct Model {
 }
 
 impl Model {
-    pub fn load(path: &Path, config: &Config) -> Result<Self, AsrError> {
-        let bad = |reason: String| AsrError::BadModel(format!("{}: {reason}", path.display()));
+    pub fn load(path: &Path, config: &Config) -> Result<Self, EngineError> {
+        let bad = |reason: String| EngineError::BadModel(format!("{}: {reason}", path.display()));
         let bytes = std::fs::read(path).map_err(|e| bad(format!("cannot read: {e}")))?;
         let vb = VarBuilder::from_buffered_safetensors(bytes, DType::F32, &Device::Cpu)
             .map_err(|e| bad(format!("not a safetensors file: {e}")))?;

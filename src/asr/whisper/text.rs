@@ -8,7 +8,7 @@ use std::path::Path;
 use tokenizers::Tokenizer;
 
 use super::config::Config;
-use crate::asr::AsrError;
+use crate::asr::EngineError;
 
 #[derive(Debug)]
 pub struct Vocabulary {
@@ -60,10 +60,10 @@ impl Vocabulary {
     }
 
     /// The text of the tokens below `<|endoftext|>` (specials are skipped).
-    pub fn text(&self, tokens: &[u32]) -> Result<String, AsrError> {
+    pub fn text(&self, tokens: &[u32]) -> Result<String, EngineError> {
         let words: Vec<u32> = tokens.iter().copied().filter(|&t| t < self.eot).collect();
         self.tokenizer
             .decode(&words, true)
-            .map_err(|e| AsrError::Engine(format!("cannot decode tokens: {e}")))
+            .map_err(|e| EngineError::Engine(format!("cannot decode tokens: {e}")))
     }
 }

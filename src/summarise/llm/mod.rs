@@ -24,7 +24,7 @@ use super::choose::{self, SummariserChoice, SummariserOptions};
 use super::progress::Reporter;
 use super::select;
 use super::sentences;
-use super::{Progress, Summariser, Summary, SummaryError};
+use super::{Progress, Summariser, Summary, EngineError};
 use crate::models::ModelsDir;
 
 pub use self::prompt::parse as parse_answer;
@@ -52,14 +52,14 @@ pub struct LlmSummariser {
 
 impl LlmSummariser {
     /// Loads `model.gguf` (and `tokenizer.json` if present) from `dir`.
-    pub fn load(dir: &Path, models: &ModelsDir, options: &SummariserOptions) -> Result<Self, SummaryError> {
+    pub fn load(dir: &Path, models: &ModelsDir, options: &SummariserOptions) -> Result<Self, EngineError> {
         let path = dir.join("model.gguf");
-        let bad = |e: &dyn std::fmt::Display| SummaryError::BadModel(format!("{}: not a usable GGUF model ({e}); install it again", path.display()));
+        let bad = |e: &dyn std::fmt::Display| EngineError::BadModel(format!("{}: not a usable GGUF model ({e}); install it again", path.display()));
         let mut file = BufReader::new(File::open(&path).map_err(|e| bad(&e))?);
         let gguf = Content::read(&mut file).map_err(|e| bad(&e))?;
         let architecture = model::architecture(&gguf);
         if !model::supported(&architecture) {
-            return Err(SummaryError::BadModel(format!("{}: architecture {architecture:?} is not one Debrief runs (llama, qwen2)", path.display())));
+            return Err(EngineError::BadModel(format!("{}: architecture {architecture:?} is not one Debrief runs (llama, qwen2)", path.display())));
         }
         let tokenizer = tokenizer::load(dir, &gguf)?;
         let format = ChatFormat::of(&gguf);
@@ -73,34 +73,34 @@ impl LlmSummariser {
     }
 
     /// The model's answer to `request`, beginning with [`ANSWER_START`].
-    fn ask(&mut self, request: &str, on_token: impl FnMut(usize)) -> Result<String, SummaryError> {
+    fn ask(&mut self, request: &str, on_token: impl FnMut(usize)) -> Result<String, EngineError> {
         let prompt = self.format.render(request);
         let ids = self.tokenizer.encode(prompt, true).map_err(engine)?.get_ids().to_vec();
         let answer = self.model.generate(&ids, self.max_new_tokens, &self.stop, on_token).map_err(engine)?;
         Ok(format!("{ANSWER_START}{}", self.tokenizer.decode(&answer, true).map_err(engine)?))
     }
 
-    fn count(&self, text: &str) -> Result<usize, SummaryError> {
+    fn count(&self, text: &str) -> Result<usize, EngineError> {
         Ok(self.tokenizer.encode(text, false).map_err(engine)?.len())
     }
 
     /// Tokens left for the transcript or notes in a prompt built by `wrap`.
-    fn room(&self, wrap: &str) -> Result<usize, SummaryError> {
+    fn room(&self, wrap: &str) -> Result<usize, EngineError> {
         let used = self.count(&self.format.render(wrap))? + self.max_new_tokens + MARGIN;
         match self.context.checked_sub(used) {
             Some(room) if room >= 64 => Ok(room),
-            _ => Err(SummaryError::Engine(format!("a context of {} tokens leaves no room for the transcript", self.context))),
+            _ => Err(EngineError::Engine(format!("a context of {} tokens leaves no room for the transcript", self.context))),
         }
     }
 
     /// Whether the prompt built from `request` leaves room for the answer.
-    fn fits(&self, request: &str) -> Result<bool, SummaryError> {
+    fn fits(&self, request: &str) -> Result<bool, EngineError> {
         Ok(self.count(&self.format.render(request))? + self.max_new_tokens <= self.context)
     }
 
     /// The transcript in stretches that each fit one prompt; of a meeting
     /// longer than `max_transcript_tokens`, its salient sentences.
-    fn stretches(&self, sentences: &[String]) -> Result<Vec<String>, SummaryError> {
+    fn stretches(&self, sentences: &[String]) -> Result<Vec<String>, EngineError> {
         let room = self.room(&prompt::for_transcript(""))?;
         let encodings = self.tokenizer.encode_batch(sentences.iter().map(|s| format!(" {s}")).collect::<Vec<_>>(), false).map_err(engine)?;
         let salient = select::salient(sentences, self.max_transcript_tokens, |i| encodings[i].len());
@@ -130,7 +130,7 @@ impl LlmSummariser {
 
     /// Merges notes until one is left; the final answer, or the first that
     /// is off the format (for the fallback to replace).
-    fn reduce(&mut self, mut notes: Vec<Summary>, progress: &mut Reporter<'_>) -> Result<String, SummaryError> {
+    fn reduce(&mut self, mut notes: Vec<Summary>, progress: &mut Reporter<'_>) -> Result<String, EngineError> {
         while notes.len() > 1 {
             let mut groups: Vec<Vec<Summary>> = Vec::new();
             for note in notes {
@@ -140,7 +140,7 @@ impl LlmSummariser {
                 }
             }
             if groups.iter().all(|g| g.len() == 1) {
-                return Err(SummaryError::Engine("two notes do not fit one prompt: the context is too small".into()));
+                return Err(EngineError::Engine("two notes do not fit one prompt: the context is too small".into()));
             }
             let total = groups.len();
             notes = Vec::new();
@@ -162,7 +162,7 @@ impl LlmSummariser {
 }
 
 impl Summariser for LlmSummariser {
-    fn summarise(&mut self, transcript: &str, progress: Progress<'_>) -> Result<Summary, SummaryError> {
+    fn summarise(&mut self, transcript: &str, progress: Progress<'_>) -> Result<Summary, EngineError> {
         let mut progress = Reporter::new(progress);
         progress.set(0);
         let sentences = sentences::split(transcript);
@@ -195,7 +195,7 @@ pub fn answer_or_fallback(
     answer: &str,
     transcript: &str,
     fallback: impl FnOnce() -> (SummariserChoice, Box<dyn Summariser>),
-) -> Result<Summary, SummaryError> {
+) -> Result<Summary, EngineError> {
     match prompt::parse(answer) {
         Ok(summary) => Ok(summary),
         Err(reason) => {
@@ -213,6 +213,6 @@ fn stop_tokens(gguf: &Content, tokenizer: &Tokenizer, format: ChatFormat) -> Vec
     eos.into_iter().chain(tokenizer.token_to_id(format.end_of_turn())).collect()
 }
 
-fn engine(e: impl std::fmt::Display) -> SummaryError {
-    SummaryError::Engine(format!("LLM: {e}"))
+fn engine(e: impl std::fmt::Display) -> EngineError {
+    EngineError::Engine(format!("LLM: {e}"))
 }

@@ -11,15 +11,15 @@ use tokenizers::pre_tokenizers::byte_level::ByteLevel;
 use tokenizers::pre_tokenizers::digits::Digits;
 use tokenizers::pre_tokenizers::sequence::Sequence;
 
-use crate::summarise::SummaryError;
+use crate::summarise::EngineError;
 
-pub fn load(dir: &Path, gguf: &Content) -> Result<Tokenizer, SummaryError> {
+pub fn load(dir: &Path, gguf: &Content) -> Result<Tokenizer, EngineError> {
     let file = dir.join("tokenizer.json");
     if file.is_file() {
-        return Tokenizer::from_file(&file).map_err(|e| SummaryError::BadModel(format!("{}: {e}", file.display())));
+        return Tokenizer::from_file(&file).map_err(|e| EngineError::BadModel(format!("{}: {e}", file.display())));
     }
     let mut tokenizer = Tokenizer::from_gguf(gguf).map_err(|e| {
-        SummaryError::BadModel(format!(
+        EngineError::BadModel(format!(
             "{}: the GGUF carries no tokenizer Debrief can build ({e}); put the model's tokenizer.json beside model.gguf",
             dir.display()
         ))

@@ -26,7 +26,7 @@ use self::model_bin::{Element, ModelBin, Variable};
 use super::config::Config;
 use super::model::Model;
 use super::text::Vocabulary;
-use crate::asr::AsrError;
+use crate::asr::EngineError;
 
 const STORED: DType = DType::F16;
 const SPEC: &str = "WhisperSpec";
@@ -44,12 +44,12 @@ pub enum ConvertError {
     },
 }
 
-impl From<ConvertError> for AsrError {
+impl From<ConvertError> for EngineError {
     fn from(e: ConvertError) -> Self {
         match e {
-            ConvertError::Missing(_) => AsrError::Missing(e.to_string()),
-            ConvertError::Bad { .. } => AsrError::BadModel(e.to_string()),
-            ConvertError::Write { .. } => AsrError::Engine(e.to_string()),
+            ConvertError::Missing(_) => EngineError::Missing(e.to_string()),
+            ConvertError::Bad { .. } => EngineError::BadModel(e.to_string()),
+            ConvertError::Write { .. } => EngineError::Engine(e.to_string()),
         }
     }
 }
