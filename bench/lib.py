@@ -1,0 +1,139 @@
+"""What every benchmark shares: the result row, the run context and a
+server started on a free port with its own data folder."""
+
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import tempfile
+import threading
+import time
+import urllib.request
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Row:
+    """One line of the table. `ours` and `peer` are already formatted with
+    their unit; `values` keeps the raw numbers for the JSON file."""
+
+    measure: str
+    ours: str
+    budget: str
+    passed: bool
+    peer: str = "—"
+    ratio: float | None = None
+    values: dict = field(default_factory=dict)
+
+
+def median(xs):
+    return statistics.median(xs)
+
+
+def rss_kb(pid, key="VmRSS"):
+    """Resident memory of a live process, in KiB (VmHWM: its peak)."""
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith(key + ":"):
+                return int(line.split()[1])
+    raise RuntimeError(f"no {key} for pid {pid}")
+
+
+class Server:
+    """`debrief serve --http` on 127.0.0.1:0 with a fresh data folder,
+    ready once it printed its `ready: URL` line."""
+
+    def __init__(self, ctx, args=(), env=None, data_dir=None):
+        self.bin = ctx.bin
+        self._own_dir = data_dir is None
+        self.data_dir = data_dir or tempfile.mkdtemp(prefix="debrief-bench-", dir=ctx.tmp)
+        self.started = time.perf_counter()
+        self.proc = subprocess.Popen(
+            [ctx.bin, "serve", "--http", "--bind", "127.0.0.1:0", "--data-dir", self.data_dir, *args],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            env={**os.environ, "RUST_LOG": "warn", **(env or {})},
+        )
+        self.url = None
+        self.printed = []
+        deadline = time.monotonic() + 30
+        for line in self.proc.stdout:
+            self.printed.append(line.rstrip())
+            if line.startswith("ready: "):
+                self.url = line[len("ready: "):].strip()
+                break
+            if time.monotonic() > deadline:
+                break
+        if self.url is None:
+            self.stop()
+            raise RuntimeError("the server did not start:\n" + "\n".join(self.printed))
+        # Keep reading so a chatty server never blocks on a full pipe.
+        threading.Thread(target=lambda: [None for _ in self.proc.stdout], daemon=True).start()
+
+    @property
+    def pid(self):
+        return self.proc.pid
+
+    def cli(self, *args, check=True):
+        """Another `debrief` command on the same data folder."""
+        return subprocess.run([self.bin, *args, "--data-dir", self.data_dir],
+                              check=check, capture_output=True, text=True)
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        if self._own_dir:
+            shutil.rmtree(self.data_dir, ignore_errors=True)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *_):
+        self.stop()
+
+
+class Http:
+    """A tiny cookie-keeping JSON client for seeding data over the API."""
+
+    def __init__(self, base):
+        self.base = base.rstrip("/")
+        self.cookie = None
+
+    def call(self, method, path, body=None, content_type="application/json", raw=False):
+        data = body if raw else (json.dumps(body).encode() if body is not None else None)
+        req = urllib.request.Request(self.base + path, data=data, method=method)
+        req.add_header("Origin", self.base)
+        if data is not None:
+            req.add_header("Content-Type", content_type)
+        if self.cookie:
+            req.add_header("Cookie", self.cookie)
+        with urllib.request.urlopen(req, timeout=60) as res:
+            cookie = res.headers.get("Set-Cookie")
+            if cookie:
+                self.cookie = cookie.split(";", 1)[0]
+            text = res.read()
+            return json.loads(text) if text and res.headers.get_content_type() == "application/json" else text
+
+
+class Context:
+    """Where the binary and the test models are, how many runs to make, and
+    a scratch folder removed at the end."""
+
+    def __init__(self, binary, models, runs, quick, repo):
+        self.bin = binary
+        self.models = models
+        self.runs = runs
+        self.quick = quick
+        self.repo = repo
+        self.tmp = tempfile.mkdtemp(prefix="debrief-bench-")
+
+    def serve(self, args=(), env=None, data_dir=None):
+        return Server(self, args, env, data_dir)
+
+    def close(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
