@@ -9,6 +9,7 @@ import subprocess
 import tempfile
 import threading
 import time
+import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
 
@@ -41,16 +42,15 @@ def rss_kb(pid, key="VmRSS"):
 
 
 class Server:
-    """`debrief serve --http` on 127.0.0.1:0 with a fresh data folder,
-    ready once it printed its `ready: URL` line."""
+    """`debrief serve` on 127.0.0.1:0 (plain HTTP unless `tls`) with a fresh
+    data folder, ready once it printed its `ready: URL` line."""
 
-    def __init__(self, ctx, args=(), env=None, data_dir=None):
+    def __init__(self, ctx, args=(), env=None, data_dir=None, tls=False):
         self.bin = ctx.bin
         self._own_dir = data_dir is None
         self.data_dir = data_dir or tempfile.mkdtemp(prefix="debrief-bench-", dir=ctx.tmp)
-        self.started = time.perf_counter()
         self.proc = subprocess.Popen(
-            [ctx.bin, "serve", "--http", "--bind", "127.0.0.1:0", "--data-dir", self.data_dir, *args],
+            [ctx.bin, "serve", *([] if tls else ["--http"]), "--bind", "127.0.0.1:0", "--data-dir", self.data_dir, *args],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
             env={**os.environ, "RUST_LOG": "warn", **(env or {})},
         )
@@ -112,7 +112,11 @@ class Http:
             req.add_header("Content-Type", content_type)
         if self.cookie:
             req.add_header("Cookie", self.cookie)
-        with urllib.request.urlopen(req, timeout=60) as res:
+        try:
+            res = urllib.request.urlopen(req, timeout=60)
+        except urllib.error.HTTPError as e:
+            raise RuntimeError(f"{method} {path}: {e.code} {e.read()[:500]!r}") from None
+        with res:
             cookie = res.headers.get("Set-Cookie")
             if cookie:
                 self.cookie = cookie.split(";", 1)[0]
@@ -132,8 +136,27 @@ class Context:
         self.repo = repo
         self.tmp = tempfile.mkdtemp(prefix="debrief-bench-")
 
-    def serve(self, args=(), env=None, data_dir=None):
-        return Server(self, args, env, data_dir)
+    def serve(self, args=(), env=None, data_dir=None, tls=False):
+        return Server(self, args, env, data_dir, tls)
 
     def close(self):
         shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+def signed_in(server, email="bench@example.com", password="a long bench password"):
+    """A new account on `server`, signed in: an Http client with its cookie."""
+    http = Http(server.url)
+    http.call("POST", "/api/auth/signup", {
+        "firstName": "Bench", "lastName": "Mark", "email": email, "password": password,
+        "confirmPassword": password, "company": "Debrief", "position": "Tester", "linkedinUrl": "",
+    })
+    http.call("POST", "/api/auth/login", {"email": email, "password": password})
+    return http
+
+
+def multipart(field, filename, content_type, data):
+    """A multipart/form-data body with one file field, as browsers send it."""
+    boundary = "debrief-bench-" + os.urandom(8).hex()
+    body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"{field}\"; filename=\"{filename}\"\r\n"
+            f"Content-Type: {content_type}\r\n\r\n").encode() + data + f"\r\n--{boundary}--\r\n".encode()
+    return body, f"multipart/form-data; boundary={boundary}"
