@@ -13,6 +13,8 @@ use std::collections::HashSet;
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 
+use anyhow::Context as _;
+
 pub use engines::EngineChoice;
 pub use events::JobEvent;
 
@@ -55,8 +57,8 @@ pub struct Workers {
 impl Jobs {
     /// Queues again what the last run left running and starts `count`
     /// worker threads.
-    pub fn start(store: Store, engines: EngineChoice, count: usize) -> StoreResult<(Jobs, Workers)> {
-        let resumed = store.requeue_interrupted_jobs(now_ms())?;
+    pub fn start(store: Store, engines: EngineChoice, count: usize) -> anyhow::Result<(Jobs, Workers)> {
+        let resumed = store.requeue_interrupted_jobs(now_ms()).context("cannot read the job queue")?;
         if resumed > 0 {
             tracing::info!(resumed, "resuming jobs the last run did not finish");
         }
@@ -70,13 +72,20 @@ impl Jobs {
                 closing: tokio::sync::watch::channel(false).0,
             }),
         };
-        let threads = (0..count.max(1))
-            .map(|n| {
-                let jobs = jobs.clone();
-                std::thread::Builder::new().name(format!("job-worker-{n}")).spawn(move || worker::run(&jobs)).expect("the OS starts a thread")
-            })
-            .collect();
-        Ok((jobs.clone(), Workers { jobs, threads }))
+        let mut workers = Workers { jobs: jobs.clone(), threads: Vec::new() };
+        for n in 0..count.max(1) {
+            let worker_jobs = jobs.clone();
+            let thread = std::thread::Builder::new().name(format!("job-worker-{n}")).spawn(move || worker::run(&worker_jobs));
+            match thread {
+                Ok(thread) => workers.threads.push(thread),
+                Err(e) => {
+                    // Stops the workers already started before giving up.
+                    workers.stop(std::time::Duration::ZERO);
+                    return Err(anyhow::anyhow!("cannot start a job worker thread: {e}"));
+                }
+            }
+        }
+        Ok((jobs, workers))
     }
 
     /// There may be new work (a job queued, retried, or a model installed).

@@ -90,7 +90,7 @@ pub async fn run(options: ServeOptions) -> anyhow::Result<()> {
     let engines = crate::jobs::EngineChoice { models: options.models, asr: settings.asr, summariser: settings.summariser };
     let jobs_store = store.clone();
     let workers = usize::from(settings.workers);
-    let (jobs, workers) = tokio::task::spawn_blocking(move || Jobs::start(jobs_store, engines, workers)).await?.context("cannot read the job queue")?;
+    let (jobs, workers) = tokio::task::spawn_blocking(move || Jobs::start(jobs_store, engines, workers)).await??;
     let mailer = Mailer::new(settings.smtp_url.as_deref(), from, crate::mail::outbox_dir(data_dir.root()), store.clone())?;
     let state = AppState {
         store: store.clone(),
