@@ -48,6 +48,14 @@ describe("build.mjs --release", () => {
     }
   });
 
+  test("index.html hints every file of the sign-in screen, so none waits for another to arrive", async () => {
+    const report = JSON.parse(await readFile(join(out, "build-report.json"), "utf8"));
+    const html = await readFile(join(out, "index.html"), "utf8");
+    const hinted = [...html.matchAll(/<link rel="modulepreload" href="\/([^"]+)">/g)].map(([, file]) => file);
+    const needed = report.routes.Login.files.filter((file) => file !== report.entry);
+    assert.deepEqual(hinted.sort(), needed.sort());
+  });
+
   test("release output is minified, without source maps", async () => {
     const assets = await readdir(join(out, "assets"));
     assert.equal(assets.filter((f) => f.endsWith(".map")).length, 0);
