@@ -1,6 +1,7 @@
 import { render } from "react-dom";
 import { App } from "./App.tsx";
 import { matchPath } from "./lib/access.ts";
+import { keepInstallPrompt } from "./lib/install-prompt.ts";
 import { registerServiceWorker } from "./lib/service-worker.ts";
 import { routes } from "./routes.tsx";
 import { $reachable, watchConnection } from "./stores/connection.ts";
@@ -18,6 +19,7 @@ $reachable.listen((reachable) => {
   if (reachable) void checkSession(true);
 });
 registerServiceWorker();
+keepInstallPrompt();
 
 const root = document.getElementById("app");
 if (root) render(<App />, root);
