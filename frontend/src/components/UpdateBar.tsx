@@ -21,13 +21,18 @@ export function UpdateBar() {
     shownAt.current = path;
   }, [path, ready, safe]);
 
-  if (!ready || !safe) return null;
+  const shown = ready && safe;
+  // Always in the document, so that screen readers hear it when it fills.
   return (
-    <div className="status-bar status-bar--update" role="status">
-      <span>A new version is ready</span>
-      <Button size="sm" variant="outline" onClick={() => location.reload()}>
-        Reload
-      </Button>
+    <div className="status-bar status-bar--update" role="status" hidden={!shown}>
+      {shown && (
+        <>
+          <span>A new version is ready</span>
+          <Button size="sm" variant="outline" onClick={() => location.reload()}>
+            Reload
+          </Button>
+        </>
+      )}
     </div>
   );
 }

@@ -22,7 +22,7 @@ import { describeCreateFailure, SAVE_TEXT, saveClient } from "../pages/new-clien
 import { LIST_PATH } from "../pages/client/client-cache.ts";
 import { heldElsewhere } from "../recorder/device.ts";
 import { setActivity } from "../stores/activity.ts";
-import { $reachable } from "../stores/connection.ts";
+import { $reachable, probe } from "../stores/connection.ts";
 import { invalidate } from "../stores/query.ts";
 import { toast } from "../stores/toast.ts";
 
@@ -111,7 +111,8 @@ async function look(userId: string): Promise<{ saves: QueuedSave[]; uploads: Sto
 
 async function pass(userId: string): Promise<void> {
   const { saves, uploads } = await look(userId);
-  if (saves.length + uploads.length === 0 || !$reachable.get()) return;
+  // Asked first: sending to a server that is not there costs every upload's retries.
+  if (saves.length + uploads.length === 0 || !(await probe())) return;
   $waiting.set({ ...$waiting.get(), sending: true });
   setActivity("syncing", true);
   try {

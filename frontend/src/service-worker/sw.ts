@@ -29,11 +29,15 @@ function routeAroundWorker(event: ExtendableEvent): Promise<void> {
   const install = event as ExtendableEvent & { addRoutes?: (rules: unknown[]) => Promise<void> };
   const Pattern = (globalThis as { URLPattern?: new (init: { pathname: string }) => unknown }).URLPattern;
   if (!install.addRoutes || !Pattern) return Promise.resolve();
-  const rules = NETWORK_ONLY.map((prefix) => ({
-    condition: { urlPattern: new Pattern({ pathname: `${prefix}*` }) },
-    source: "network",
-  }));
-  return install.addRoutes(rules).catch(() => {});
+  try {
+    const rules = NETWORK_ONLY.map((prefix) => ({
+      condition: { urlPattern: new Pattern({ pathname: `${prefix}*` }) },
+      source: "network",
+    }));
+    return install.addRoutes(rules).catch(() => {});
+  } catch {
+    return Promise.resolve(); // an older form of the interface: the fetch handler does the same
+  }
 }
 
 self.addEventListener("install", (event) => {

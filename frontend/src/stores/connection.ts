@@ -38,10 +38,10 @@ export async function probe(fetchFn: typeof fetch = globalThis.fetch.bind(global
     const res = await fetchFn(HEALTH_PATH, { cache: "no-store", signal: controller.signal });
     // A reverse proxy answers for a server that is down; only the server says 200 here.
     if (res.ok) noteAnswer(res.status);
-    else if ($reachable.get()) $reachable.set(false);
+    else noteNoAnswer();
     return res.ok;
   } catch {
-    if ($reachable.get()) $reachable.set(false);
+    noteNoAnswer();
     return false;
   } finally {
     clearTimeout(timer);

@@ -76,6 +76,8 @@ export function ClientForm({ userId }: { userId: string | null }) {
           createdAt: Date.now(),
         });
       } catch {
+        setSaving(true);
+        setStage("client");
         return false;
       }
       if (recording) release();
