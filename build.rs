@@ -6,7 +6,7 @@ use std::process::Command;
 
 /// The inputs of the bundle; never node_modules or the output, or every
 /// build would rerun this script.
-const INPUTS: [&str; 5] = ["src", "build.mjs", "package.json", "package-lock.json", "tsconfig.json"];
+const INPUTS: [&str; 6] = ["src", "build", "build.mjs", "package.json", "package-lock.json", "tsconfig.json"];
 
 fn main() {
     let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));

@@ -1,6 +1,8 @@
 #!/usr/bin/env node
-// Bundles the web app into DIR: DIR/index.html plus content-hashed files under
-// DIR/assets/, each with .gz and .br siblings that the server can send as they are.
+// Bundles the web app into DIR: DIR/index.html, the web app manifest and the service
+// worker, plus content-hashed files under DIR/assets/ (the icons drawn here from
+// src/icon.svg among them), each with .gz and .br siblings that the server can send
+// as they are.
 //
 //   node build.mjs --outdir DIR [--release]
 //
@@ -14,6 +16,7 @@ import { parseArgs } from "node:util";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
 import * as esbuild from "esbuild";
+import { buildServiceWorker, MANIFEST_FILE, manifest, SERVICE_WORKER_FILE, writeIcons } from "./build/pwa.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const gzip = promisify(zlib.gzip);
@@ -96,7 +99,7 @@ async function main() {
 
   // Only what this script writes is removed, so a stale hashed file is never embedded.
   await rm(assetsDir, { recursive: true, force: true });
-  for (const name of ["index.html", "build-report.json"]) {
+  for (const name of ["index.html", "build-report.json", MANIFEST_FILE, SERVICE_WORKER_FILE]) {
     for (const suffix of ["", ".gz", ".br"]) await rm(join(outdir, name + suffix), { force: true });
   }
   await mkdir(assetsDir, { recursive: true });
@@ -169,6 +172,9 @@ async function main() {
   const iconSource = await readFile(join(here, "src/icon.svg"));
   const iconName = `icon-${createHash("sha256").update(iconSource).digest("hex").slice(0, 8)}.svg`;
   await writeFile(join(assetsDir, iconName), iconSource);
+  const icons = await writeIcons(iconSource.toString("utf8"), assetsDir);
+  const appleIcon = icons.find((icon) => icon.name === "apple-touch-icon");
+  await writeFile(join(outdir, MANIFEST_FILE), manifest(icons));
 
   const pageChunk = (page) =>
     Object.keys(outputs).find((k) => outputs[k].entryPoint === `src/pages/${page}.tsx`);
@@ -192,6 +198,9 @@ async function main() {
     '<meta name="referrer" content="same-origin">',
     "<title>Debrief</title>",
     `<link rel="icon" href="/assets/${iconName}" type="image/svg+xml">`,
+    `<link rel="apple-touch-icon" href="${htmlEscape(appleIcon.url)}">`,
+    `<link rel="manifest" href="/${MANIFEST_FILE}">`,
+    '<meta name="apple-mobile-web-app-title" content="Debrief">',
     cssKey ? `<link rel="stylesheet" href="${htmlEscape(toUrl(cssKey))}">` : "",
     ...preloads.map((k) => `<link rel="modulepreload" href="${htmlEscape(toUrl(k))}">`),
     `<script type="module" src="${htmlEscape(toUrl(entryKey))}"></script>`,
@@ -207,8 +216,20 @@ async function main() {
     .join("\n");
   await writeFile(join(outdir, "index.html"), html);
 
+  // The service worker keeps the page, the manifest and every asset for offline use
+  // (not source maps: only developer tools ask for them).
+  const assetNames = (await readdir(assetsDir)).filter((name) => !name.endsWith(".map"));
+  const serviceWorker = await buildServiceWorker({
+    esbuild,
+    here,
+    outdir,
+    precache: ["/index.html", `/${MANIFEST_FILE}`, ...assetNames.map((name) => `/assets/${name}`)],
+    target: TARGET,
+    release,
+  });
+
   // Compress everything written so far; the report is written (and compressed) last.
-  const files = [join(outdir, "index.html")];
+  const files = ["index.html", MANIFEST_FILE, SERVICE_WORKER_FILE].map((name) => join(outdir, name));
   for (const name of await readdir(assetsDir)) files.push(join(assetsDir, name));
   const sizes = {};
   await Promise.all(
@@ -242,6 +263,9 @@ async function main() {
     routes: routeReport,
     files: Object.fromEntries(Object.entries(sizes).sort(([a], [b]) => a.localeCompare(b))),
     worklet: { file: `assets/${basename(workletKey)}`, ...sizes[`assets/${basename(workletKey)}`] },
+    serviceWorker,
+    manifest: MANIFEST_FILE,
+    icons: icons.map(({ name, size, purpose, url }) => ({ name, size, purpose, file: url.slice(1) })),
     inputs: Object.fromEntries(
       Object.entries({ ...worklet.metafile.inputs, ...result.metafile.inputs })
         .map(([p, v]) => [rel(resolve(here, p)), v.bytes])

@@ -99,6 +99,13 @@ pub fn qr_for_terminal(text: &str) -> Option<String> {
     )
 }
 
+/// A QR code of `text` as an SVG image, black on white with its quiet zone,
+/// one unit a module, for a page to scale as it likes.
+pub fn qr_svg(text: &str) -> Option<String> {
+    let code = qrcode::QrCode::with_error_correction_level(text, qrcode::EcLevel::M).ok()?;
+    Some(code.render::<qrcode::render::svg::Color>().module_dimensions(1, 1).quiet_zone(true).build())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -132,6 +139,14 @@ mod tests {
         let widths: Vec<usize> = qr.lines().map(|l| l.chars().count()).collect();
         assert!(widths.len() > 10);
         assert!(widths.iter().all(|w| *w == widths[0]));
+    }
+
+    #[test]
+    fn the_svg_qr_code_is_a_square_image_with_a_quiet_zone() {
+        let svg = qr_svg("https://192.168.1.20:8443").unwrap();
+        assert!(svg.contains("<svg") && svg.ends_with("</svg>"));
+        // Version 2 at level M: 25 modules and 4 of quiet zone on each side.
+        assert!(svg.contains(r#"viewBox="0 0 33 33""#), "{svg}");
     }
 
     #[test]

@@ -30,13 +30,15 @@ process.on("exit", () => {
 /**
  * Start `$DEBRIEF_BIN serve --http --bind 127.0.0.1:0 --data-dir <fresh dir> ...args`.
  * DEBRIEF_DEV_ASSETS (and the rest of this process's environment) passes through;
- * `env` adds to it. Resolves once the server prints `ready: URL`.
+ * `env` adds to it. Resolves once the server prints `ready: URL`. `bind` names the
+ * port (to start a server again where it was); `http: false` serves HTTPS with the
+ * local certificate authority.
  *
- * @param {{ env?: Record<string, string>, args?: string[], dataDir?: string }} [options]
+ * @param {{ env?: Record<string, string>, args?: string[], dataDir?: string, bind?: string, http?: boolean }} [options]
  * @returns {Promise<{ url: string, dataDir: string, proc: import("node:child_process").ChildProcess,
  *   output: () => string, stop: () => Promise<void> }>}
  */
-export async function startServer({ env = {}, args = [], dataDir } = {}) {
+export async function startServer({ env = {}, args = [], dataDir, bind = "127.0.0.1:0", http = true } = {}) {
   const bin = process.env.DEBRIEF_BIN;
   if (!bin) throw new Error("DEBRIEF_BIN is not set: point it at the debrief binary to test");
   const ownDir = !dataDir;
@@ -44,7 +46,7 @@ export async function startServer({ env = {}, args = [], dataDir } = {}) {
 
   const proc = spawn(
     bin,
-    ["serve", "--http", "--bind", "127.0.0.1:0", "--data-dir", dataDir, ...args],
+    ["serve", ...(http ? ["--http"] : []), "--bind", bind, "--data-dir", dataDir, ...args],
     { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] },
   );
   running.add(proc);
@@ -102,21 +104,20 @@ export async function startServer({ env = {}, args = [], dataDir } = {}) {
   };
 }
 
+/** The flags every Chromium of the tests runs with. */
+export const BROWSER_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
 /** Launch Debian's Chromium headless; never downloads a browser. */
 export async function openBrowser({ args = [] } = {}) {
-  return chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      ...args,
-    ],
-  });
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: [...BROWSER_ARGS, ...args] });
 }
 
 const problemsOf = new WeakMap();

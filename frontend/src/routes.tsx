@@ -23,6 +23,8 @@ export const routes: RouteDef[] = [
   { path: "/client/:id", access: "signed-in", page: lazyPage(() => import("./pages/ClientDetail.tsx")) },
   { path: "/profile", access: "signed-in", page: lazyPage(() => import("./pages/Profile.tsx")) },
   { path: "/admin/login", access: "public", page: lazyPage(() => import("./pages/AdminLogin.tsx")) },
+  // Read on a phone before it can sign in: how to trust the server and install the app.
+  { path: "/install", access: "public", page: lazyPage(() => import("./pages/Install.tsx")) },
   { path: "/admin/dashboard", access: "admin", page: lazyPage(() => import("./pages/AdminDashboard.tsx")) },
 ];
 

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
+import { decodePng } from "../build/png.mjs";
 
 const run = promisify(execFile);
 const frontend = process.env.DEBRIEF_FRONTEND_DIR;
@@ -32,13 +33,19 @@ describe("build.mjs --release", () => {
     assert.doesNotMatch(html, /<script(?![^>]*\bsrc=)[^>]*>/i);
     assert.doesNotMatch(html, /<style|\sstyle=/i);
     for (const [, url] of html.matchAll(/(?:src|href)="([^"]+)"/g)) {
-      assert.match(url, /^\/assets\/[\w.-]+$/);
+      assert.match(url, /^\/(assets\/[\w.-]+|manifest\.webmanifest)$/);
       await readFile(join(out, url));
     }
   });
 
   test("every file has gzip and brotli siblings with the same content", async () => {
-    const files = ["index.html", "build-report.json", ...(await readdir(join(out, "assets"))).map((f) => `assets/${f}`)];
+    const files = [
+      "index.html",
+      "build-report.json",
+      "manifest.webmanifest",
+      "sw.js",
+      ...(await readdir(join(out, "assets"))).map((f) => `assets/${f}`),
+    ];
     const originals = files.filter((f) => !/\.(gz|br)$/.test(f));
     assert.ok(originals.length >= 4);
     for (const f of originals) {
@@ -85,6 +92,42 @@ describe("build.mjs --release", () => {
     const newClient = await text(report.routes.NewClient.files);
     assert.ok(newClient.includes(`/${report.worklet.file}`), "New Client knows the worklet's address");
     assert.doesNotMatch(login, /audioWorklet|debrief-recorder|getUserMedia/, "no recorder code on the first page");
+  });
+
+  test("the manifest makes the app installable, with icons drawn at the sizes it names", async () => {
+    const html = await readFile(join(out, "index.html"), "utf8");
+    assert.match(html, /<link rel="manifest" href="\/manifest\.webmanifest">/);
+    const manifest = JSON.parse(await readFile(join(out, "manifest.webmanifest"), "utf8"));
+    assert.equal(manifest.name, "Debrief");
+    assert.equal(manifest.short_name, "Debrief");
+    assert.equal(manifest.start_url, "/");
+    assert.equal(manifest.display, "standalone");
+    assert.match(manifest.theme_color, /^#[0-9a-f]{6}$/);
+    const purposes = manifest.icons.map((i) => `${i.sizes} ${i.purpose}`).sort();
+    assert.deepEqual(purposes, ["192x192 any", "512x512 any", "512x512 maskable"]);
+    for (const icon of manifest.icons) {
+      const png = decodePng(await readFile(join(out, icon.src)));
+      assert.equal(`${png.width}x${png.height}`, icon.sizes, icon.src);
+      const corner = png.rgba[3];
+      // A maskable icon is cut by the platform: opaque to its edges. The others keep their rounded corners.
+      assert.equal(corner, icon.purpose === "maskable" ? 255 : 0, `${icon.src} corner alpha`);
+    }
+    const apple = /<link rel="apple-touch-icon" href="([^"]+)">/.exec(html);
+    assert.ok(apple, "an apple-touch-icon");
+    const touch = decodePng(await readFile(join(out, apple[1])));
+    assert.deepEqual([touch.width, touch.height], [180, 180]);
+    assert.ok(touch.rgba.every((v, i) => i % 4 !== 3 || v === 255), "iOS icons are opaque");
+  });
+
+  test("the service worker keeps the shell and every asset, and nothing else", async () => {
+    const report = JSON.parse(await readFile(join(out, "build-report.json"), "utf8"));
+    const assets = (await readdir(join(out, "assets"))).filter((f) => !/\.(gz|br|map)$/.test(f)).map((f) => `/assets/${f}`);
+    assert.deepEqual([...report.serviceWorker.precache].sort(), ["/index.html", "/manifest.webmanifest", ...assets].sort());
+    assert.match(report.serviceWorker.version, /^[0-9a-f]{12}$/);
+    const sw = await readFile(join(out, "sw.js"), "utf8");
+    for (const url of report.serviceWorker.precache) assert.ok(sw.includes(JSON.stringify(url)), `${url} in sw.js`);
+    assert.ok(sw.includes(report.serviceWorker.version));
+    assert.doesNotMatch(sw, /^import /m, "a classic script");
   });
 
   test("a bad argument fails with a message", async () => {

@@ -15,6 +15,7 @@ describe("route table", () => {
       "/profile": "signed-in",
       "/admin/login": "public",
       "/admin/dashboard": "admin",
+      "/install": "public",
     });
   });
 

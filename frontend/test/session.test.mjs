@@ -154,6 +154,36 @@ describe("session check", () => {
     assert.equal($session.get().status, "authenticated");
   });
 
+  test("the signed-in user is remembered for a check that gets no answer", async () => {
+    const stored = new Map();
+    globalThis.localStorage = {
+      getItem: (k) => stored.get(k) ?? null,
+      setItem: (k, v) => stored.set(k, String(v)),
+      removeItem: (k) => stored.delete(k),
+    };
+    try {
+      setUser(user);
+      resetSessionForTests();
+      f.fail(new TypeError("Failed to fetch"));
+      await checkSession();
+      assert.deepEqual($session.get(), { status: "authenticated", user }, "offline, still signed in");
+
+      f.reply(401, {});
+      await checkSession(true);
+      assert.equal($session.get().status, "anonymous");
+      resetSessionForTests();
+      f.fail(new TypeError("Failed to fetch"));
+      await checkSession();
+      assert.equal($session.get().status, "anonymous", "a 401 forgets the user");
+
+      setUser(user);
+      clearSession();
+      assert.equal(stored.size, 0, "signing out forgets the user");
+    } finally {
+      delete globalThis.localStorage;
+    }
+  });
+
   test("clearSession signs out and forgets cached reads", async () => {
     setUser(user);
     f.reply(200, [{ id: 1 }]);

@@ -5,31 +5,57 @@
 use salvo::http::header::{self, HeaderValue};
 use salvo::prelude::*;
 
-use super::state::state;
+use super::ca_profile::ios_profile;
 use super::error::{AppError, AppResult};
+use super::state::{AppState, state};
 
-/// `GET /ca.crt`: DER, the form Android's certificate installer and iOS's
-/// profile download both open.
+/// `GET /ca.crt`: DER, the form Android's certificate installer opens (and
+/// iOS too, though the profile below names it better).
 #[handler]
 pub async fn ca_der(depot: &mut Depot, res: &mut Response) -> AppResult<()> {
-    let pem = read_ca(depot).await?;
-    let (_, parsed) = x509_parser::pem::parse_x509_pem(pem.as_bytes()).map_err(AppError::internal)?;
-    send(res, "application/x-x509-ca-cert", "debrief-ca.crt", parsed.contents);
+    let authority = read_ca(state(depot)?).await?;
+    send(res, "application/x-x509-ca-cert", "debrief-ca.crt", authority.der);
     Ok(())
 }
 
 /// `GET /ca.pem`: the same certificate as PEM, for desktops and tools.
 #[handler]
 pub async fn ca_pem(depot: &mut Depot, res: &mut Response) -> AppResult<()> {
-    let pem = read_ca(depot).await?;
-    send(res, "application/x-pem-file", "debrief-ca.pem", pem.into_bytes());
+    let authority = read_ca(state(depot)?).await?;
+    send(res, "application/x-pem-file", "debrief-ca.pem", authority.pem.into_bytes());
     Ok(())
 }
 
-async fn read_ca(depot: &Depot) -> AppResult<String> {
-    let state = state(depot)?;
+/// `GET /ca.mobileconfig`: the certificate in a configuration profile, the
+/// one form an iPhone installs a root certificate from.
+#[handler]
+pub async fn ca_mobileconfig(depot: &mut Depot, res: &mut Response) -> AppResult<()> {
+    let authority = read_ca(state(depot)?).await?;
+    let profile = ios_profile(&authority.der, &authority.name);
+    send(res, "application/x-apple-aspen-config", "debrief-ca.mobileconfig", profile.into_bytes());
+    Ok(())
+}
+
+pub(super) struct Authority {
+    pub pem: String,
+    pub der: Vec<u8>,
+    /// Its subject's common name, as phones list it among trusted certificates.
+    pub name: String,
+}
+
+pub(super) async fn read_ca(state: &AppState) -> AppResult<Authority> {
     let path = state.ca_cert.clone().ok_or_else(|| AppError::not_found("This server does not use a local certificate authority"))?;
-    tokio::fs::read_to_string(&path).await.map_err(|e| AppError::internal(format!("reading {}: {e}", path.display())))
+    let pem = tokio::fs::read_to_string(&path).await.map_err(|e| AppError::internal(format!("reading {}: {e}", path.display())))?;
+    let (_, block) = x509_parser::pem::parse_x509_pem(pem.as_bytes()).map_err(AppError::internal)?;
+    let cert = block.parse_x509().map_err(AppError::internal)?;
+    let name = cert
+        .subject()
+        .iter_common_name()
+        .next()
+        .and_then(|cn| cn.as_str().ok())
+        .unwrap_or("Debrief local CA")
+        .to_owned();
+    Ok(Authority { der: block.contents.clone(), pem, name })
 }
 
 fn send(res: &mut Response, content_type: &'static str, file_name: &str, body: Vec<u8>) {

@@ -6,6 +6,7 @@ mod auth;
 mod blob;
 mod body;
 mod ca;
+mod ca_profile;
 mod cards;
 mod client_photo;
 mod clients;
@@ -13,6 +14,7 @@ mod follow_up;
 pub mod error;
 mod headers;
 mod health;
+mod install;
 mod job_events;
 mod jobs;
 mod origin;
@@ -63,6 +65,8 @@ pub fn service(state: AppState, assets: AssetSource) -> Service {
         .push(Router::with_path("auth/logout").post(auth::logout))
         .push(Router::with_path("auth/reset-password").post(reset::request))
         .push(Router::with_path("auth/reset-password/confirm").post(reset::confirm))
+        .push(Router::with_path("install").get(install::info))
+        .push(Router::with_path("install/qr.svg").get(install::qr))
         .push(admin::router())
         .push(signed_in)
         .push(Router::with_path("{**rest}").goal(api_not_found));
@@ -71,6 +75,7 @@ pub fn service(state: AppState, assets: AssetSource) -> Service {
         .push(api)
         .push(Router::with_path("ca.crt").get(ca::ca_der))
         .push(Router::with_path("ca.pem").get(ca::ca_pem))
+        .push(Router::with_path("ca.mobileconfig").get(ca::ca_mobileconfig))
         .push(Router::with_path("{**path}").get(assets::serve_app).head(assets::serve_app));
     Service::new(router)
         .hoop(salvo::catch_panic::CatchPanic::new())

@@ -24,6 +24,9 @@ pub struct AppState {
     pub send_throttle: Throttle,
     /// Where emailed links point (`--public-url`, or the LAN URL).
     pub public_url: String,
+    /// The address phones open: `--public-url`, else the first LAN URL;
+    /// `None` when the server listens on this machine only.
+    pub phone_url: Option<String>,
     /// Origins allowed to change anything: the public URL and every URL
     /// printed at start-up.
     pub allowed_origins: Arc<Vec<String>>,

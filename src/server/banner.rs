@@ -22,7 +22,7 @@ pub(super) fn print(urls: &Urls, tls: &str, mail: &str, data_dir: &DataDir, has_
         }
         if tls.starts_with("local") {
             out.push_str(&format!(
-                "Phones trust this server once they install {phone_url}/ca.crt (README, \"Phones on the LAN\")\n"
+                "Phones trust this server, and install the app, by the steps at {phone_url}/install (README, \"Phones on the LAN\")\n"
             ));
         }
     }

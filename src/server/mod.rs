@@ -83,7 +83,8 @@ pub async fn run(options: ServeOptions) -> anyhow::Result<()> {
 
     let urls = Urls::for_bound(bound, scheme);
     let settings = options.settings;
-    let public_url = settings.public_url.clone().unwrap_or_else(|| urls.for_phones().unwrap_or(&urls.local).to_owned());
+    let phone_url = settings.public_url.clone().or_else(|| urls.for_phones().map(str::to_owned));
+    let public_url = phone_url.clone().unwrap_or_else(|| urls.local.clone());
     let mut origins: Vec<String> = urls.lan.iter().chain([&urls.local, &public_url]).map(|u| origin_of(u)).collect();
     origins.dedup();
     let from = settings.mail_from.clone().unwrap_or_else(|| format!("debrief@{}.local", crate::lan::host_name()));
@@ -101,6 +102,7 @@ pub async fn run(options: ServeOptions) -> anyhow::Result<()> {
         send_throttle: Throttle::new(1, settings.send_window),
         secure_cookies: public_url.starts_with("https://"),
         public_url,
+        phone_url,
         allowed_origins: Arc::new(origins),
         ca_cert: matches!(options.tls, TlsMode::LocalCa).then(|| LocalCa::new(data_dir.tls_dir()).ca_cert_path()),
         data_dir: data_dir.root().to_owned(),

@@ -12,6 +12,7 @@ mod admin;
 mod cards;
 mod clients;
 mod follow_up;
+mod install;
 mod instance;
 mod jobs;
 mod models;

@@ -148,7 +148,7 @@ fn start_up_prints_where_to_open_the_app_then_a_ready_line() {
         assert!(printed.contains("on the LAN:       https://"), "{printed}");
         assert!(printed.contains("Scan to open https://"), "{printed}");
         assert!(printed.contains('█') || printed.contains('▀') || printed.contains('▄'), "a QR code: {printed}");
-        assert!(printed.contains("/ca.crt"), "{printed}");
+        assert!(printed.contains("/install"), "{printed}");
     }
     let last_stdout_line = printed.lines().filter(|l| l.starts_with("ready: ")).count();
     assert_eq!(last_stdout_line, 1);

@@ -1,5 +1,8 @@
 // The one HTTP client every screen uses. Reads and writes are never retried here:
 // the few calls that may retry (session check, uploads) do so in their own code.
+// Whether the server answered at all is noted for the offline message.
+
+import { noteAnswer, noteNoAnswer } from "../stores/connection.ts";
 
 export interface FieldError {
   field: string;
@@ -64,14 +67,21 @@ export async function request<T>(
   }
 
   const doFetch = fetchImpl ?? globalThis.fetch.bind(globalThis);
-  const res = await doFetch(path, {
-    method,
-    headers,
-    body,
-    credentials: "same-origin",
-    cache: options.cache,
-    signal: options.signal,
-  });
+  let res: Response;
+  try {
+    res = await doFetch(path, {
+      method,
+      headers,
+      body,
+      credentials: "same-origin",
+      cache: options.cache,
+      signal: options.signal,
+    });
+  } catch (err) {
+    if (!options.signal?.aborted) noteNoAnswer();
+    throw err;
+  }
+  noteAnswer(res.status);
 
   if (res.status === 401 && options.allow401) return null as T;
 

@@ -2,7 +2,7 @@
 // found by the client's id, uploaded from the phone's copy, removed once the server's
 // size and SHA-256 match.
 
-import { deleteRecording, loadWav, pendingForClient, type StoredRecording } from "./recordings-db.ts";
+import { deleteRecording, getRecording, loadWav, pendingForClient, type StoredRecording } from "./recordings-db.ts";
 import { sha256Hex, uploadRecording, type RetryOptions, type UploadReceipt } from "./upload.ts";
 
 export async function findPendingUpload(clientId: string, userId: string): Promise<StoredRecording | null> {
@@ -13,20 +13,33 @@ export async function findPendingUpload(clientId: string, userId: string): Promi
   }
 }
 
+const UPLOAD_LOCK = "debrief-upload:";
+
+/** One upload of a recording at a time, across tabs: a second caller waits for the first. */
+function exclusively<T>(id: string, upload: () => Promise<T>): Promise<T> {
+  const locks = typeof navigator !== "undefined" ? navigator.locks : undefined;
+  return locks ? locks.request(UPLOAD_LOCK + id, upload) : upload();
+}
+
 /**
  * Uploads the stored recording for the client; on a confirmed upload the phone's copy
- * is removed. Rejects (and keeps the copy) when every attempt failed.
+ * is removed. Resolves with null when another upload (a Retry, or the app sending what
+ * waited for the server) got it there first. Rejects (and keeps the copy) when every
+ * attempt failed.
  */
-export async function uploadStored(
+export function uploadStored(
   recording: StoredRecording,
   clientId: string,
   userId: string,
   options: RetryOptions = {},
-): Promise<UploadReceipt> {
-  const { wav } = await loadWav(recording.id);
-  const receipt = await uploadRecording(clientId, wav, userId, options);
-  await deleteRecording(recording.id);
-  return receipt;
+): Promise<UploadReceipt | null> {
+  return exclusively(recording.id, async () => {
+    if (!(await getRecording(recording.id))) return null;
+    const { wav } = await loadWav(recording.id);
+    const receipt = await uploadRecording(clientId, wav, userId, options);
+    await deleteRecording(recording.id);
+    return receipt;
+  });
 }
 
 /**

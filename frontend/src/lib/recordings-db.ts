@@ -1,12 +1,17 @@
 // The phone's copy of every recording, in IndexedDB, written a second at a time as
 // the recorder produces it. A recording leaves this store only when the server has
 // confirmed the upload (size and SHA-256) or when the user chose to discard it.
+// Clients saved while the server was out of reach wait here too.
 //
-//   recordings  { id, userId, state, startedAt, updatedAt, samples, chunks, clientId? }
+//   recordings  { id, userId, state, startedAt, updatedAt, samples, chunks, clientId?, saveId? }
 //               clientId is set once the client is saved: the recording is then an
-//               upload waiting for that client (index "clientId").
+//               upload waiting for that client (index "clientId"). saveId: the client
+//               is saved on the phone only, waiting for the server (a save below).
 //   chunks      { recordingId, index, pcm: ArrayBuffer }  key [recordingId, index]
+//   saves       { id, userId, values, photo, recordingId, durationMs, createdAt, clientId?, problem? }
+//               id is the Idempotency-Key its POST /api/clients will carry.
 
+import type { ClientField } from "./validation.ts";
 import { wavBlob } from "./wav.ts";
 
 export type RecordingState = "recording" | "paused" | "complete";
@@ -22,6 +27,23 @@ export interface StoredRecording {
   /** Chunks stored so far; the next one gets this index. */
   chunks: number;
   clientId?: string;
+  saveId?: string;
+}
+
+/** A client saved while the server could not be reached, with its photo and recording. */
+export interface QueuedSave {
+  id: string;
+  userId: string;
+  values: Record<ClientField, string>;
+  photo: string | null;
+  recordingId: string | null;
+  /** The recording's length, for the list of waiting saves (0 without one). */
+  durationMs: number;
+  createdAt: number;
+  /** Set once the server made the client while its photo still waits. */
+  clientId?: string;
+  /** Why the server refused it, when it did. */
+  problem?: string;
 }
 
 interface StoredChunk {
@@ -31,9 +53,10 @@ interface StoredChunk {
 }
 
 const DB_NAME = "debrief-recordings";
-const DB_VERSION = 1;
+const DB_VERSION = 2;
 const RECORDINGS = "recordings";
 const CHUNKS = "chunks";
+const SAVES = "saves";
 
 let opening: Promise<IDBDatabase> | null = null;
 
@@ -66,6 +89,7 @@ export function openRecordings(): Promise<IDBDatabase> {
         recordings.createIndex("clientId", "clientId");
       }
       if (!db.objectStoreNames.contains(CHUNKS)) db.createObjectStore(CHUNKS, { keyPath: ["recordingId", "index"] });
+      if (!db.objectStoreNames.contains(SAVES)) db.createObjectStore(SAVES, { keyPath: "id" });
     };
     request.onsuccess = () => {
       const db = request.result;
@@ -179,5 +203,41 @@ export async function deleteRecording(id: string): Promise<void> {
   const tx = await transaction([RECORDINGS, CHUNKS], "readwrite");
   tx.objectStore(CHUNKS).delete(chunkRange(id));
   tx.objectStore(RECORDINGS).delete(id);
+  await committed(tx);
+}
+
+/** Keeps a client's save on the phone, and marks its recording as belonging to it, in one go. */
+export async function queueSave(save: QueuedSave): Promise<void> {
+  const tx = await transaction([SAVES, RECORDINGS], "readwrite");
+  tx.objectStore(SAVES).put(save);
+  if (save.recordingId) {
+    const recordings = tx.objectStore(RECORDINGS);
+    const current = await done(recordings.get(save.recordingId) as IDBRequest<StoredRecording | undefined>);
+    if (!current) {
+      tx.abort();
+      throw new Error("the recording is not on this phone");
+    }
+    recordings.put({ ...current, saveId: save.id, updatedAt: Date.now() });
+  }
+  await committed(tx);
+}
+
+export async function queuedSaves(userId: string): Promise<QueuedSave[]> {
+  const tx = await transaction([SAVES], "readonly");
+  const all = await done(tx.objectStore(SAVES).getAll() as IDBRequest<QueuedSave[]>);
+  return all.filter((save) => save.userId === userId).sort((a, b) => a.createdAt - b.createdAt);
+}
+
+export async function updateSave(id: string, changes: Partial<Omit<QueuedSave, "id">>): Promise<void> {
+  const tx = await transaction([SAVES], "readwrite");
+  const saves = tx.objectStore(SAVES);
+  const current = await done(saves.get(id) as IDBRequest<QueuedSave | undefined>);
+  if (current) saves.put({ ...current, ...changes });
+  await committed(tx);
+}
+
+export async function deleteSave(id: string): Promise<void> {
+  const tx = await transaction([SAVES], "readwrite");
+  tx.objectStore(SAVES).delete(id);
   await committed(tx);
 }

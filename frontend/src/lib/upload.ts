@@ -3,6 +3,7 @@
 // when the connection drops or the server is briefly unavailable. A recording counts
 // as uploaded only when the server's size and SHA-256 match the phone's copy.
 
+import { noteAnswer, noteNoAnswer } from "../stores/connection.ts";
 import { ApiError } from "./api.ts";
 import { samplesToMs, WAV_HEADER_BYTES } from "./wav.ts";
 
@@ -218,6 +219,8 @@ export async function postWithRetry<T>(
       signal,
       onProgress: (loaded, total) => onProgress?.({ phase: "sending", attempt, attempts, loaded, total }),
     });
+    if (answer.status === 0) noteNoAnswer();
+    else noteAnswer(answer.status);
     if (answer.status >= 200 && answer.status < 300) {
       const body = parse(answer) as T;
       onProgress?.({ phase: "verifying", attempt, attempts });

@@ -52,6 +52,9 @@ export default function Login() {
           <Link href="/reset-password">Forgot your password?</Link>
         </nav>
       </Card>
+      <p className="auth-aside">
+        <Link href="/install">Install on this phone</Link>
+      </p>
     </Page>
   );
 }

@@ -4,6 +4,7 @@ import { RecorderCard } from "../recorder/RecorderCard.tsx";
 import { $session } from "../stores/session.ts";
 import { ClientsHeader } from "./clients/ClientsHeader.tsx";
 import { ClientForm } from "./new-client/ClientForm.tsx";
+import { QueuedSaves } from "./new-client/QueuedSaves.tsx";
 
 export default function NewClient() {
   const { user } = useStore($session);
@@ -12,6 +13,7 @@ export default function NewClient() {
     <Page title="New Client" ownHeading className="new-client">
       <ClientsHeader />
       <h1 className="sr-only">New Client</h1>
+      <QueuedSaves />
       {userId && <RecorderCard userId={userId} />}
       <ClientForm userId={userId} />
     </Page>

@@ -17,6 +17,7 @@ import {
   type StoredRecording,
 } from "../lib/recordings-db.ts";
 import { newUuid } from "../lib/uuid.ts";
+import { setActivity } from "../stores/activity.ts";
 import { $session } from "../stores/session.ts";
 import { samplesToMs, wavBlob } from "../lib/wav.ts";
 import { dropLock, getMicrophone, heldElsewhere, holdLock, storageWarning } from "./device.ts";
@@ -63,6 +64,10 @@ const initial: RecorderState = {
 };
 
 export const $recorder = atom<RecorderState>(initial);
+
+// Until it is saved with a client, a recording is only on this phone: the app must
+// not reload under it, and the offline message says it is safe.
+$recorder.listen((next) => setActivity("recording", next.status !== "idle"));
 
 const set = (changes: Partial<RecorderState>) => $recorder.set({ ...$recorder.get(), ...changes });
 
@@ -444,7 +449,12 @@ export async function findLeftBehind(userId: string): Promise<StoredRecording[]>
   }
   const held = await heldElsewhere();
   const mine = all.filter(
-    (r) => r.userId === userId && r.clientId === undefined && !held.has(r.id) && r.id !== $recorder.get().recordingId,
+    (r) =>
+      r.userId === userId &&
+      r.clientId === undefined &&
+      r.saveId === undefined &&
+      !held.has(r.id) &&
+      r.id !== $recorder.get().recordingId,
   );
   const found: StoredRecording[] = [];
   for (const r of mine) {

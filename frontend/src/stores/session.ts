@@ -5,6 +5,11 @@ import { clearQueries } from "./query.ts";
 
 // The session check: GET /api/auth/me, never from the HTTP cache, fresh for 30 s,
 // checked again when the window regains focus after that, and never retried.
+//
+// The signed-in user is also kept in the browser's storage (the product's
+// "logged-in flag and user record"), so that an app opened while the server is
+// out of reach still shows the signed-in screens and can record. The server
+// decides again as soon as it answers.
 
 export type Session =
   | { status: "loading"; user: null }
@@ -20,6 +25,28 @@ let inFlight: Promise<void> | null = null;
 let epoch = 0;
 const now = () => Date.now();
 
+const REMEMBERED = "debrief.user";
+
+function remember(user: User | null): void {
+  try {
+    if (user) localStorage.setItem(REMEMBERED, JSON.stringify(user));
+    else localStorage.removeItem(REMEMBERED);
+  } catch {
+    // no storage (private browsing, tests): nothing is remembered
+  }
+}
+
+/** The user last signed in on this browser, if any. */
+function rememberedUser(): User | null {
+  try {
+    const text = localStorage.getItem(REMEMBERED);
+    const user = text ? (JSON.parse(text) as User) : null;
+    return user && typeof user === "object" && "id" in user ? user : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Ask the server who we are, unless the last answer is under 30 s old. */
 export function checkSession(force = false): Promise<void> {
   if (inFlight) return inFlight;
@@ -31,14 +58,18 @@ export function checkSession(force = false): Promise<void> {
       (user) => {
         if (started !== epoch) return;
         checkedAt = now();
+        remember(user);
         $session.set(user ? { status: "authenticated", user } : { status: "anonymous", user: null });
       },
       () => {
         if (started !== epoch) return;
         checkedAt = now();
-        // A failed check (not a 401) keeps what we knew; with nothing known yet the
-        // visitor is treated as signed out, so the sign-in screen is reachable.
-        if ($session.get().status === "loading") $session.set({ status: "anonymous", user: null });
+        // A failed check (not a 401) keeps what we knew, else the user this browser
+        // remembers; with nobody known the visitor is treated as signed out, so the
+        // sign-in screen is reachable.
+        if ($session.get().status !== "loading") return;
+        const known = rememberedUser();
+        $session.set(known ? { status: "authenticated", user: known } : { status: "anonymous", user: null });
       },
     )
     .finally(() => {
@@ -52,6 +83,7 @@ export function setUser(user: User): void {
   epoch++;
   inFlight = null;
   checkedAt = now();
+  remember(user);
   $session.set({ status: "authenticated", user });
 }
 
@@ -60,6 +92,7 @@ export function clearSession(): void {
   epoch++;
   inFlight = null;
   checkedAt = now();
+  remember(null);
   clearQueries();
   $session.set({ status: "anonymous", user: null });
 }

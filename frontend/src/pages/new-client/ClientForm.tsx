@@ -3,11 +3,16 @@ import { useLocation } from "wouter";
 import { Button } from "../../components/Button.tsx";
 import { Card, CardHeader } from "../../components/Card.tsx";
 import { Input } from "../../components/Input.tsx";
+import { RECORDING_SAFE_OFFLINE } from "../../components/OfflineBanner.tsx";
+import { ApiError } from "../../lib/api.ts";
 import type { UploadProgress } from "../../lib/upload.ts";
 import { useForm } from "../../lib/use-form.ts";
 import { newUuid } from "../../lib/uuid.ts";
 import { recheckClientOnSubmit, validateClient, type ClientField } from "../../lib/validation.ts";
-import { $recorder, finish, release } from "../../recorder/recorder.ts";
+import { keepForLater } from "../../offline/sync.ts";
+import { $recorder, finish, flushed, release } from "../../recorder/recorder.ts";
+import { setActivity } from "../../stores/activity.ts";
+import { $reachable, probe } from "../../stores/connection.ts";
 import { invalidate } from "../../stores/query.ts";
 import { toast } from "../../stores/toast.ts";
 import { PhotoPicker } from "./PhotoPicker.tsx";
@@ -16,6 +21,9 @@ import { ScanCard } from "./ScanCardDialog.tsx";
 import { describeCreateFailure, SAVE_TEXT, saveClient, type SaveStage } from "./save-client.ts";
 
 const EMPTY: Record<ClientField, string> = { name: "", email: "", phone: "", company: "", position: "" };
+
+/** No answer at all, or a gateway saying the server behind it is down. */
+const unanswered = (err: unknown) => !(err instanceof ApiError) || err.status === 502 || err.status === 504;
 
 /** The client's details and photo; Save Client saves them with the recording. */
 export function ClientForm({ userId }: { userId: string | null }) {
@@ -41,16 +49,54 @@ export function ClientForm({ userId }: { userId: string | null }) {
       return;
     }
     setSaving(true);
+    setActivity("saving", true);
     setStage("client");
     setUpload(null);
+    await finish(); // Save while still recording: the recording ends here
+    const recorder = $recorder.get();
+    const recording =
+      recorder.status === "complete" && recorder.wav ? { wav: recorder.wav, localId: recorder.recordingId } : null;
+    const key = (idempotencyKey.current ??= newUuid());
+
+    /** The server cannot be reached: the save waits on the phone, with the recording. */
+    const keepOnPhone = async (): Promise<boolean> => {
+      // Only a recording whose every second is on the phone can wait there.
+      if (recording && (!recording.localId || !(await flushed()))) return false;
+      // The overlay goes first: under a modal nothing can take the focus.
+      setSaving(false);
+      setStage(null);
+      try {
+        await keepForLater({
+          id: key,
+          userId,
+          values,
+          photo,
+          recordingId: recording?.localId ?? null,
+          durationMs: recording ? recorder.durationMs : 0,
+          createdAt: Date.now(),
+        });
+      } catch {
+        setSaving(true);
+        setStage("client");
+        return false;
+      }
+      if (recording) release();
+      idempotencyKey.current = null;
+      form.reset(EMPTY);
+      setPhoto(null);
+      toast({
+        title: "Saved on this phone",
+        description: recording
+          ? `${RECORDING_SAFE_OFFLINE}. It is uploaded with ${values.name.trim()} when the server can be reached.`
+          : `offline — ${values.name.trim()} is saved on the server when it can be reached.`,
+      });
+      return true;
+    };
+
     try {
-      await finish(); // Save while still recording: the recording ends here
-      const recorder = $recorder.get();
-      const recording =
-        recorder.status === "complete" && recorder.wav ? { wav: recorder.wav, localId: recorder.recordingId } : null;
-      idempotencyKey.current ??= newUuid();
+      if (!$reachable.get() && !(await probe()) && (await keepOnPhone())) return;
       const result = await saveClient(
-        { values, userId, idempotencyKey: idempotencyKey.current, photo, recording },
+        { values, userId, idempotencyKey: key, photo, recording },
         { onStage: setStage, onUpload: setUpload },
       );
       idempotencyKey.current = null;
@@ -60,16 +106,19 @@ export function ClientForm({ userId }: { userId: string | null }) {
         title: SAVE_TEXT.success,
         description:
           result.recordingSaved === false
-            ? "The recording could not be uploaded yet. It is kept on this phone: retry from the client's page."
+            ? "The recording could not be uploaded yet. It is kept on this phone and is uploaded when the server can be reached."
             : undefined,
       });
       navigate(`/client/${result.client.id}`);
     } catch (err) {
+      if (unanswered(err) && !(await probe()) && (await keepOnPhone())) return;
       const failure = describeCreateFailure(err);
       // The server answered, so nothing was made: the next submission gets a new key.
       if (failure.answered) idempotencyKey.current = null;
       form.showServerErrors(failure.fieldErrors);
       toast({ title: failure.title, description: failure.description, variant: "destructive" });
+    } finally {
+      setActivity("saving", false);
       setSaving(false);
       setStage(null);
     }
