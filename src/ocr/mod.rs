@@ -5,6 +5,7 @@
 
 pub mod fields;
 mod prepare;
+mod skew;
 
 use std::io::Write;
 use std::process::{Command, Stdio};

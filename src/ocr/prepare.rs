@@ -1,6 +1,6 @@
 //! From the uploaded photo to the image Tesseract reads best: gray, upright
 //! as the phone showed it, at a size where card text is 20–40 pixels high,
-//! its contrast stretched.
+//! its contrast stretched and the card turned level.
 
 use std::io::Cursor;
 
@@ -10,7 +10,7 @@ use zune_core::bytestream::ZCursor;
 use zune_core::colorspace::ColorSpace;
 use zune_core::options::DecoderOptions;
 
-use super::OcrError;
+use super::{OcrError, skew};
 
 /// Photo widths are brought between these. A card filling most of a phone
 /// photo then has its small print 20–40 pixels high.
@@ -20,7 +20,7 @@ const WIDTHS: (u32, u32) = (1800, 2600);
 pub fn prepare(bytes: &[u8]) -> Result<GrayImage, OcrError> {
     let mut gray = scale(decode_upright(bytes)?);
     stretch_contrast(&mut gray);
-    Ok(gray)
+    Ok(skew::level(gray))
 }
 
 /// Decodes a photo (JPEG, PNG or WebP) to gray and turns it as its EXIF
