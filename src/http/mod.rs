@@ -3,6 +3,7 @@
 mod admin;
 pub mod assets;
 mod auth;
+mod bench_peers;
 mod blob;
 mod body;
 mod ca;
@@ -31,8 +32,9 @@ use serde::Serialize;
 pub use assets::AssetSource;
 pub use state::AppState;
 
-/// The whole service: routes, middleware and the error catcher.
-pub fn service(state: AppState, assets: AssetSource) -> Service {
+/// The whole service: routes, middleware and the error catcher; with
+/// `bench_peers`, also the bare routes the benchmark suite compares with.
+pub fn service(state: AppState, assets: AssetSource, bench_peers: bool) -> Service {
     let signed_in = Router::new()
         .hoop(session::require_user)
         .push(Router::with_path("auth/me").get(auth::me))
@@ -64,8 +66,9 @@ pub fn service(state: AppState, assets: AssetSource) -> Service {
         .push(Router::with_path("auth/reset-password").post(reset::request))
         .push(Router::with_path("auth/reset-password/confirm").post(reset::confirm))
         .push(admin::router())
-        .push(signed_in)
-        .push(Router::with_path("{**rest}").goal(api_not_found));
+        .push(signed_in);
+    let api = if bench_peers { api.push(bench_peers::router()) } else { api };
+    let api = api.push(Router::with_path("{**rest}").goal(api_not_found));
     let router = Router::new()
         .hoop(salvo::affix_state::inject(state).inject(assets))
         .push(api)

@@ -45,6 +45,8 @@ pub struct ServeOptions {
     pub assets: AssetSource,
     pub settings: Settings,
     pub models: crate::models::ModelsDir,
+    /// Mounts the bare routes of the benchmark suite.
+    pub bench_peers: bool,
 }
 
 pub async fn run(options: ServeOptions) -> anyhow::Result<()> {
@@ -111,7 +113,7 @@ pub async fn run(options: ServeOptions) -> anyhow::Result<()> {
     let context = crate::ops::Context { public_url: state.public_url.clone(), reset_ttl: state.settings.reset_ttl };
     let control = control::ControlSource::new(store.clone(), jobs.clone(), &urls, tls_label.clone(), context);
     let housekeeping = housekeeping::start(state.clone(), crate::mail::outbox_dir(data_dir.root()));
-    let service = crate::http::service(state, options.assets);
+    let service = crate::http::service(state, options.assets, options.bench_peers);
     let server = match acceptor {
         Bound::Tls(acceptor) => start(acceptor, service, &jobs)?,
         Bound::Plain(acceptor) => start(acceptor, service, &jobs)?,
