@@ -8,9 +8,9 @@ use std::sync::{Arc, PoisonError, RwLock};
 
 use bytes::Bytes;
 use salvo::http::Method;
-use salvo::http::header::{CONTENT_TYPE, HeaderValue};
 use salvo::prelude::*;
 
+use super::client_lists::send_json;
 use super::error::{AppError, AppResult};
 
 /// Largest body a peer keeps: a list of a few thousand clients.
@@ -33,9 +33,7 @@ impl Canned {
             *self.0.write().unwrap_or_else(PoisonError::into_inner) = body;
             res.status_code(StatusCode::NO_CONTENT);
         } else {
-            let body = self.0.read().unwrap_or_else(PoisonError::into_inner).clone();
-            res.headers_mut().insert(CONTENT_TYPE, HeaderValue::from_static("application/json; charset=utf-8"));
-            res.body(body);
+            send_json(res, self.0.read().unwrap_or_else(PoisonError::into_inner).clone());
         }
         Ok(())
     }

@@ -8,6 +8,7 @@ mod blob;
 mod body;
 mod ca;
 mod cards;
+mod client_lists;
 mod client_photo;
 mod clients;
 mod follow_up;
@@ -30,6 +31,7 @@ use salvo::prelude::*;
 use serde::Serialize;
 
 pub use assets::AssetSource;
+pub use client_lists::ClientLists;
 pub use state::AppState;
 
 /// The whole service: routes, middleware and the error catcher; with
