@@ -2,7 +2,7 @@ use redb::{ReadableMultimapTable, ReadableTable, WriteTransaction};
 use serde::{Deserialize, Serialize};
 
 use super::codec::{decode, encode};
-use super::tables::{SESSIONS, SESSIONS_BY_USER};
+use super::tables::{SESSIONS, SESSIONS_BY_USER, USERS};
 use super::{Store, StoreResult};
 use crate::auth::TokenHash;
 use crate::domain::user::{UserId, UserRecord};
@@ -25,19 +25,14 @@ impl Store {
         Ok(())
     }
 
-    /// The session and its user, unless it expired (at `now`) or the user is gone.
+    /// The session and its user, unless it expired (at `now`) or the user
+    /// is gone. One read transaction: every signed-in request makes this call.
     pub fn session(&self, token: &TokenHash, now: i64) -> StoreResult<Option<(SessionRecord, UserRecord)>> {
-        let Some(session) = self.read_session(token)? else { return Ok(None) };
-        if session.expire <= now {
-            return Ok(None);
-        }
-        Ok(self.user(session.user_id)?.map(|user| (session, user)))
-    }
-
-    fn read_session(&self, token: &TokenHash) -> StoreResult<Option<SessionRecord>> {
         let tx = self.read()?;
-        let table = tx.open_table(SESSIONS)?;
-        table.get(token.as_slice())?.map(|v| decode(v.value())).transpose()
+        let found: Option<SessionRecord> = tx.open_table(SESSIONS)?.get(token.as_slice())?.map(|v| decode(v.value())).transpose()?;
+        let Some(session) = found.filter(|s| s.expire > now) else { return Ok(None) };
+        let user: Option<UserRecord> = tx.open_table(USERS)?.get(session.user_id)?.map(|v| decode(v.value())).transpose()?;
+        Ok(user.map(|user| (session, user)))
     }
 
     /// Moves a sliding session's expiry forward.
