@@ -66,7 +66,7 @@ pub async fn list(depot: &mut Depot, res: &mut Response) -> AppResult<()> {
     let owner = signed_in(depot)?.user.id;
     // Read before the store is, so a write committed meanwhile makes this rendering stale.
     let changes = state.store.changes();
-    let body = match state.client_lists.get(owner, changes) {
+    let body = match state.client_lists.get(&owner, changes) {
         Some(body) => body,
         None => {
             // Rendered on the blocking pool too: a long list takes milliseconds.

@@ -28,6 +28,7 @@ use redb::{Database, ReadableDatabase};
 pub use admins::{AdminRecord, AdminSessionRecord};
 pub use maintenance::{check_integrity, compact, restore};
 pub use blobs::{BlobInfo, CHUNK};
+pub use changes::UntilWrite;
 pub use clients::IDEMPOTENCY_KEY_MAX;
 pub use jobs::Claim;
 pub use meta::SCHEMA_VERSION;
@@ -83,6 +84,8 @@ const MIGRATION_BACKUPS_KEPT: usize = 3;
 pub struct Store {
     db: Arc<Database>,
     changes: Arc<changes::Changes>,
+    /// Sessions with their users, read on every signed-in request.
+    sessions: Arc<UntilWrite<crate::auth::TokenHash, (SessionRecord, Arc<crate::domain::user::UserRecord>)>>,
 }
 
 impl Store {
@@ -90,7 +93,7 @@ impl Store {
     /// date, first backing up a file that a migration is about to change
     /// (into `backups/` beside it, keeping the newest few).
     pub fn open(path: &Path) -> StoreResult<Self> {
-        let store = Self { db: Arc::new(Database::create(path)?), changes: Arc::default() };
+        let store = Self { db: Arc::new(Database::create(path)?), changes: Arc::default(), sessions: Arc::default() };
         let found = store.schema_version()?;
         if found > 0 && found < SCHEMA_VERSION {
             let dir = path.with_file_name("backups");
