@@ -32,6 +32,11 @@ pub struct ServeArgs {
     #[arg(long, env = "DEBRIEF_DEV_ASSETS", hide = true, value_name = "DIR")]
     dev_assets: Option<PathBuf>,
 
+    /// Also serve bare copies of the busiest API routes under
+    /// /api/bench-peers/, which the benchmark suite measures against.
+    #[arg(long, hide = true)]
+    bench_peers: bool,
+
     #[command(flatten)]
     settings: Settings,
 }
@@ -44,6 +49,6 @@ pub fn run(data_dir: DataDir, models: ModelsDir, args: ServeArgs) -> anyhow::Res
     };
     let assets = args.dev_assets.map_or(AssetSource::Embedded, AssetSource::Dir);
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
-    runtime.block_on(crate::server::run(ServeOptions { data_dir, bind: args.bind, tls, assets, settings: args.settings, models }))?;
+    runtime.block_on(crate::server::run(ServeOptions { data_dir, bind: args.bind, tls, assets, settings: args.settings, models, bench_peers: args.bench_peers }))?;
     Ok(0)
 }

@@ -22,7 +22,7 @@ pub struct Message {
 /// `GET /api/auth/me`: the signed-in user, or 401.
 #[handler]
 pub async fn me(depot: &mut Depot) -> AppResult<Json<User>> {
-    Ok(Json(User::from(&session::signed_in(depot)?.user)))
+    Ok(Json(User::from(&*session::signed_in(depot)?.user)))
 }
 
 /// `POST /api/auth/signup`: creates the account; signing in is a separate step.

@@ -1,16 +1,19 @@
 //! A user's clients: create, list, read, change, delete. Every store call
 //! takes the signed-in user as owner, so another user's client is a 404.
 
+use bytes::Bytes;
 use salvo::prelude::*;
 use serde::Deserialize;
 
 use super::auth::Message;
 use super::body::{SMALL, json};
+use super::client_lists::send_json;
 use super::error::{AppError, AppResult};
 use super::session::signed_in;
 use super::state::{AppState, state};
 use crate::clock::now_ms;
 use crate::domain::client::{Client, ClientId, ClientInput, ClientRecord, ClientRow, TextsInput};
+use crate::domain::job::JobRecord;
 use crate::store::IDEMPOTENCY_KEY_MAX;
 
 #[derive(Deserialize)]
@@ -55,13 +58,31 @@ pub async fn create(req: &mut Request, depot: &mut Depot, res: &mut Response) ->
 }
 
 /// `GET /api/clients`: the user's clients, newest first. A `userId` in the
-/// query is ignored: the list is always the signed-in user's.
+/// query is ignored: the list is always the signed-in user's. Rendered
+/// once per change (see `client_lists.rs`).
 #[handler]
-pub async fn list(depot: &mut Depot) -> AppResult<Json<Vec<ClientRow>>> {
+pub async fn list(depot: &mut Depot, res: &mut Response) -> AppResult<()> {
     let state = state(depot)?.clone();
     let owner = signed_in(depot)?.user.id;
-    let (clients, jobs) = state.store.run(move |s| Ok((s.clients(owner)?, s.jobs_of(owner)?))).await?;
-    Ok(Json(clients.iter().map(|c| ClientRow::from(c).with_job_status(jobs.get(&c.id).map(|j| j.status()))).collect()))
+    // Read before the store is, so a write committed meanwhile makes this rendering stale.
+    let changes = state.store.changes();
+    let body = match state.client_lists.get(&owner, changes) {
+        Some(body) => body,
+        None => {
+            // Rendered on the blocking pool too: a long list takes milliseconds.
+            let rendered = state.store.run(move |s| Ok(render_list(&s.clients_with_jobs(owner)?))).await?;
+            let body = Bytes::from(rendered.map_err(AppError::internal)?);
+            state.client_lists.keep(owner, changes, body.clone());
+            body
+        }
+    };
+    send_json(res, body);
+    Ok(())
+}
+
+fn render_list(clients: &[(ClientRecord, Option<JobRecord>)]) -> serde_json::Result<Vec<u8>> {
+    let rows: Vec<ClientRow> = clients.iter().map(|(c, job)| ClientRow::from(c).with_job_status(job.as_ref().map(JobRecord::status))).collect();
+    serde_json::to_vec(&rows)
 }
 
 /// `GET /api/clients/{id}`.

@@ -74,7 +74,7 @@ pub async fn preview(req: &mut Request, depot: &mut Depot) -> AppResult<Json<Pre
     Ok(Json(Preview {
         from_name: p.mail.from_name,
         to: p.mail.to.email,
-        reply_to: me.user.email,
+        reply_to: me.user.email.clone(),
         subject: p.rendered.subject,
         text: p.rendered.text,
         html_url: format!("/api/clients/{}/email/preview.html", p.client.id),

@@ -3,11 +3,13 @@
 mod admin;
 pub mod assets;
 mod auth;
+mod bench_peers;
 mod blob;
 mod body;
 mod ca;
 mod ca_profile;
 mod cards;
+mod client_lists;
 mod client_photo;
 mod clients;
 mod follow_up;
@@ -31,10 +33,12 @@ use salvo::prelude::*;
 use serde::Serialize;
 
 pub use assets::AssetSource;
+pub use client_lists::ClientLists;
 pub use state::AppState;
 
-/// The whole service: routes, middleware and the error catcher.
-pub fn service(state: AppState, assets: AssetSource) -> Service {
+/// The whole service: routes, middleware and the error catcher; with
+/// `bench_peers`, also the bare routes the benchmark suite compares with.
+pub fn service(state: AppState, assets: AssetSource, bench_peers: bool) -> Service {
     let signed_in = Router::new()
         .hoop(session::require_user)
         .push(Router::with_path("auth/me").get(auth::me))
@@ -68,8 +72,9 @@ pub fn service(state: AppState, assets: AssetSource) -> Service {
         .push(Router::with_path("install").get(install::info))
         .push(Router::with_path("install/qr.svg").get(install::qr))
         .push(admin::router())
-        .push(signed_in)
-        .push(Router::with_path("{**rest}").goal(api_not_found));
+        .push(signed_in);
+    let api = if bench_peers { api.push(bench_peers::router()) } else { api };
+    let api = api.push(Router::with_path("{**rest}").goal(api_not_found));
     let router = Router::new()
         .hoop(salvo::affix_state::inject(state).inject(assets))
         .push(api)

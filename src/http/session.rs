@@ -1,5 +1,6 @@
 //! The signed-in user of a request, from the session cookie.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use salvo::http::cookie::{Cookie, SameSite};
@@ -18,7 +19,7 @@ pub const COOKIE: &str = "debrief_session";
 /// [`require_user`] get it with [`signed_in`].
 #[derive(Clone)]
 pub struct SignedIn {
-    pub user: UserRecord,
+    pub user: Arc<UserRecord>,
     pub token: TokenHash,
 }
 
@@ -35,8 +36,8 @@ pub async fn from_cookie(req: &Request, state: &AppState) -> AppResult<Option<(S
 #[handler]
 pub async fn require_user(req: &mut Request, depot: &mut Depot, res: &mut Response, ctrl: &mut FlowCtrl) {
     let outcome = async {
-        let state = state(depot)?.clone();
-        let (signed_in, session) = from_cookie(req, &state).await?.ok_or_else(not_signed_in)?;
+        let state = state(depot)?;
+        let (signed_in, session) = from_cookie(req, state).await?.ok_or_else(not_signed_in)?;
         let ttl = state.settings.session_ttl.as_millis() as i64;
         let expire = now_ms() + ttl;
         if expire - session.expire > Duration::from_secs(3600).as_millis() as i64 {

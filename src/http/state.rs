@@ -40,6 +40,8 @@ pub struct AppState {
     pub jobs: crate::jobs::Jobs,
     /// Card scans under way at once (each keeps a core busy).
     pub scan_permits: Arc<tokio::sync::Semaphore>,
+    /// The client lists as last sent, until the next write.
+    pub client_lists: Arc<super::ClientLists>,
 }
 
 impl AppState {

@@ -45,6 +45,8 @@ pub struct ServeOptions {
     pub assets: AssetSource,
     pub settings: Settings,
     pub models: crate::models::ModelsDir,
+    /// Mounts the bare routes of the benchmark suite.
+    pub bench_peers: bool,
 }
 
 pub async fn run(options: ServeOptions) -> anyhow::Result<()> {
@@ -107,13 +109,14 @@ pub async fn run(options: ServeOptions) -> anyhow::Result<()> {
         ca_cert: matches!(options.tls, TlsMode::LocalCa).then(|| LocalCa::new(data_dir.tls_dir()).ca_cert_path()),
         data_dir: data_dir.root().to_owned(),
         scan_permits: Arc::new(tokio::sync::Semaphore::new(1)),
+        client_lists: Arc::default(),
         jobs: jobs.clone(),
         settings: Arc::new(settings),
     };
     let context = crate::ops::Context { public_url: state.public_url.clone(), reset_ttl: state.settings.reset_ttl };
     let control = control::ControlSource::new(store.clone(), jobs.clone(), &urls, tls_label.clone(), context);
     let housekeeping = housekeeping::start(state.clone(), crate::mail::outbox_dir(data_dir.root()));
-    let service = crate::http::service(state, options.assets);
+    let service = crate::http::service(state, options.assets, options.bench_peers);
     let server = match acceptor {
         Bound::Tls(acceptor) => start(acceptor, service, &jobs)?,
         Bound::Plain(acceptor) => start(acceptor, service, &jobs)?,

@@ -1,13 +1,14 @@
 //! Clients, always read and written through their owner: a client of
 //! another user is `NotFound`, exactly like one that does not exist.
 
-use redb::{ReadableTable, WriteTransaction};
+use redb::{ReadTransaction, ReadableTable, WriteTransaction};
 
 use super::blobs::{delete_blob, put_blob};
 use super::codec::{decode, encode};
-use super::tables::{CLIENTS, CLIENTS_BY_OWNER, IDEMPOTENCY};
+use super::tables::{CLIENTS, CLIENTS_BY_OWNER, IDEMPOTENCY, JOBS};
 use super::{Store, StoreError, StoreResult, meta};
 use crate::domain::client::{ClientId, ClientRecord, ContactDetails, Recording, Texts};
+use crate::domain::job::JobRecord;
 use crate::domain::user::UserId;
 
 /// Longest `Idempotency-Key` kept.
@@ -81,19 +82,21 @@ impl Store {
 
     /// The owner's clients, newest first (then by id, descending).
     pub fn clients(&self, owner: UserId) -> StoreResult<Vec<ClientRecord>> {
+        clients_of(&self.read()?, owner)
+    }
+
+    /// [`Store::clients`], each with its job: the client list, in one read
+    /// that looks up only these clients' jobs.
+    pub fn clients_with_jobs(&self, owner: UserId) -> StoreResult<Vec<(ClientRecord, Option<JobRecord>)>> {
         let tx = self.read()?;
-        let index = tx.open_table(CLIENTS_BY_OWNER)?;
-        let table = tx.open_table(CLIENTS)?;
-        let mut clients = Vec::new();
-        for entry in index.range((owner, 0)..=(owner, u64::MAX))? {
-            let (key, _) = entry?;
-            let (_, id) = key.value();
-            if let Some(value) = table.get(id)? {
-                clients.push(decode::<ClientRecord>(value.value())?);
-            }
-        }
-        clients.sort_by(|a, b| b.created_at.cmp(&a.created_at).then(b.id.cmp(&a.id)));
-        Ok(clients)
+        let jobs = tx.open_table(JOBS)?;
+        clients_of(&tx, owner)?
+            .into_iter()
+            .map(|client| {
+                let job: Option<JobRecord> = jobs.get(client.id)?.map(|v| decode(v.value())).transpose()?;
+                Ok((client, job.filter(|j| j.owner == owner)))
+            })
+            .collect()
     }
 
     /// Changes the contact details and, where given, the summary and next
@@ -193,6 +196,21 @@ pub(super) fn delete_clients_of(tx: &WriteTransaction, owner: UserId) -> StoreRe
     }
     tx.open_table(IDEMPOTENCY)?.retain(|(key_owner, _), _| key_owner != owner)?;
     Ok(())
+}
+
+fn clients_of(tx: &ReadTransaction, owner: UserId) -> StoreResult<Vec<ClientRecord>> {
+    let index = tx.open_table(CLIENTS_BY_OWNER)?;
+    let table = tx.open_table(CLIENTS)?;
+    let mut clients = Vec::new();
+    for entry in index.range((owner, 0)..=(owner, u64::MAX))? {
+        let (key, _) = entry?;
+        let (_, id) = key.value();
+        if let Some(value) = table.get(id)? {
+            clients.push(decode::<ClientRecord>(value.value())?);
+        }
+    }
+    clients.sort_by(|a, b| b.created_at.cmp(&a.created_at).then(b.id.cmp(&a.id)));
+    Ok(clients)
 }
 
 pub(super) fn owned(tx: &WriteTransaction, owner: UserId, id: ClientId) -> StoreResult<ClientRecord> {

@@ -2,7 +2,7 @@
 //! id alone (it is not acting for a user); the calls made for a user check
 //! the owner like every client call.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use redb::{ReadableTable, WriteTransaction};
 
@@ -29,11 +29,6 @@ impl Store {
         let tx = self.read()?;
         let found: Option<JobRecord> = tx.open_table(JOBS)?.get(client)?.map(|v| decode(v.value())).transpose()?;
         Ok(found.filter(|j| j.owner == owner))
-    }
-
-    /// The jobs of the owner's clients, by client.
-    pub fn jobs_of(&self, owner: UserId) -> StoreResult<HashMap<ClientId, JobRecord>> {
-        Ok(self.all_jobs()?.into_iter().filter(|j| j.owner == owner).map(|j| (j.client, j)).collect())
     }
 
     /// Every job, oldest client first.

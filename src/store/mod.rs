@@ -7,6 +7,7 @@
 mod admins;
 mod maintenance;
 mod blobs;
+mod changes;
 mod clients;
 mod codec;
 mod jobs;
@@ -27,6 +28,7 @@ use redb::{Database, ReadableDatabase};
 pub use admins::{AdminRecord, AdminSessionRecord};
 pub use maintenance::{check_integrity, compact, restore};
 pub use blobs::{BlobInfo, CHUNK};
+pub use changes::UntilWrite;
 pub use clients::IDEMPOTENCY_KEY_MAX;
 pub use jobs::Claim;
 pub use meta::SCHEMA_VERSION;
@@ -81,6 +83,9 @@ const MIGRATION_BACKUPS_KEPT: usize = 3;
 #[derive(Clone)]
 pub struct Store {
     db: Arc<Database>,
+    changes: Arc<changes::Changes>,
+    /// Sessions with their users, read on every signed-in request.
+    sessions: Arc<UntilWrite<crate::auth::TokenHash, (SessionRecord, Arc<crate::domain::user::UserRecord>)>>,
 }
 
 impl Store {
@@ -88,7 +93,7 @@ impl Store {
     /// date, first backing up a file that a migration is about to change
     /// (into `backups/` beside it, keeping the newest few).
     pub fn open(path: &Path) -> StoreResult<Self> {
-        let store = Self { db: Arc::new(Database::create(path)?) };
+        let store = Self { db: Arc::new(Database::create(path)?), changes: Arc::default(), sessions: Arc::default() };
         let found = store.schema_version()?;
         if found > 0 && found < SCHEMA_VERSION {
             let dir = path.with_file_name("backups");
@@ -119,8 +124,15 @@ impl Store {
         Ok(self.db.begin_read()?)
     }
 
-    fn write(&self) -> StoreResult<redb::WriteTransaction> {
-        Ok(self.db.begin_write()?)
+    fn write(&self) -> StoreResult<changes::WriteTx<'_>> {
+        Ok(changes::WriteTx::new(self.db.begin_write()?, &self.changes))
+    }
+
+    /// How many writes this handle's database has committed. Read it
+    /// before the read that renders a view: the view stays current while
+    /// the count is unchanged (see `changes.rs`).
+    pub fn changes(&self) -> u64 {
+        self.changes.count()
     }
 
     pub fn schema_version(&self) -> StoreResult<u64> {

@@ -1,8 +1,10 @@
+use std::sync::Arc;
+
 use redb::{ReadableMultimapTable, ReadableTable, WriteTransaction};
 use serde::{Deserialize, Serialize};
 
 use super::codec::{decode, encode};
-use super::tables::{SESSIONS, SESSIONS_BY_USER};
+use super::tables::{SESSIONS, SESSIONS_BY_USER, USERS};
 use super::{Store, StoreResult};
 use crate::auth::TokenHash;
 use crate::domain::user::{UserId, UserRecord};
@@ -25,19 +27,30 @@ impl Store {
         Ok(())
     }
 
-    /// The session and its user, unless it expired (at `now`) or the user is gone.
-    pub fn session(&self, token: &TokenHash, now: i64) -> StoreResult<Option<(SessionRecord, UserRecord)>> {
-        let Some(session) = self.read_session(token)? else { return Ok(None) };
-        if session.expire <= now {
-            return Ok(None);
-        }
-        Ok(self.user(session.user_id)?.map(|user| (session, user)))
+    /// The session and its user, unless it expired (at `now`) or the user
+    /// is gone. Every signed-in request asks, so what was read is kept until
+    /// the next write (which any sign-out or revocation is).
+    pub fn session(&self, token: &TokenHash, now: i64) -> StoreResult<Option<(SessionRecord, Arc<UserRecord>)>> {
+        let changes = self.changes();
+        let found = match self.sessions.get(token, changes) {
+            Some(found) => Some(found),
+            None => {
+                let found = self.read_session(token)?;
+                if let Some(found) = &found {
+                    self.sessions.keep(*token, changes, found.clone());
+                }
+                found
+            }
+        };
+        Ok(found.filter(|(session, _)| session.expire > now))
     }
 
-    fn read_session(&self, token: &TokenHash) -> StoreResult<Option<SessionRecord>> {
+    fn read_session(&self, token: &TokenHash) -> StoreResult<Option<(SessionRecord, Arc<UserRecord>)>> {
         let tx = self.read()?;
-        let table = tx.open_table(SESSIONS)?;
-        table.get(token.as_slice())?.map(|v| decode(v.value())).transpose()
+        let found: Option<SessionRecord> = tx.open_table(SESSIONS)?.get(token.as_slice())?.map(|v| decode(v.value())).transpose()?;
+        let Some(session) = found else { return Ok(None) };
+        let user: Option<UserRecord> = tx.open_table(USERS)?.get(session.user_id)?.map(|v| decode(v.value())).transpose()?;
+        Ok(user.map(|user| (session, Arc::new(user))))
     }
 
     /// Moves a sliding session's expiry forward.

@@ -168,6 +168,30 @@ fn the_list_is_newest_first_with_thumbnail_urls_and_short_summaries_never_transc
 }
 
 #[test]
+fn the_list_shows_every_change_at_once() {
+    let app = spawn_app();
+    let mut user = signed_in_user(&app.url, "fresh@example.com", PASSWORD);
+    let row = |user: &mut Browser| user.get("/api/clients").body[0].clone();
+    assert_eq!(user.get("/api/clients").body, json!([]));
+    let id = create(&mut user, "Jane Doe");
+    assert_eq!(row(&mut user)["name"], "Jane Doe");
+
+    let mut details = client_data("Jane Smith")["clientData"].clone();
+    details["summary"] = json!("Agreed on the pilot.");
+    assert_eq!(user.call("PATCH", &format!("/api/clients/{id}"), Some(details)).status, 200);
+    let edited = row(&mut user);
+    assert_eq!((edited["name"].as_str(), edited["summary"].as_str()), (Some("Jane Smith"), Some("Agreed on the pilot.")));
+
+    user.post(&format!("/api/clients/{id}/photo"), json!({"photo": format!("data:image/png;base64,{PNG_1PX}")}));
+    assert!(row(&mut user)["photoUrl"].is_string());
+    assert_eq!(upload(&app.url, user.cookie.as_deref().unwrap(), id, &wav(0.3)).0, 200);
+    assert!(row(&mut user)["jobStatus"].is_string(), "the recording's job shows");
+
+    assert_eq!(user.delete(&format!("/api/clients/{id}")).status, 200);
+    assert_eq!(user.get("/api/clients").body, json!([]));
+}
+
+#[test]
 fn the_owner_edits_and_deletes_a_client_with_its_files() {
     let app = spawn_app();
     let mut user = signed_in_user(&app.url, "edit@example.com", PASSWORD);

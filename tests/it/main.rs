@@ -9,6 +9,7 @@ mod speech;
 mod accounts;
 mod audio;
 mod admin;
+mod bench_peers;
 mod cards;
 mod clients;
 mod follow_up;
