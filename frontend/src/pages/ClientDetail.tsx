@@ -199,7 +199,7 @@ function ClientView({ client, userId }: { client: Client; userId: string }) {
         )}
       </Card>
 
-      <div className="client-detail__actions">
+      <div className="btn-row">
         <Button variant="outline" onClick={() => setEditing(true)}>
           <PencilIcon size={20} />
           Edit Details

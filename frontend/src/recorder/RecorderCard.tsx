@@ -165,7 +165,7 @@ export function RecorderCard({ userId }: { userId: string }) {
           </p>
           {status === "recording" && <LevelMeter />}
           {state.pauseReason && <Notice>{state.pauseReason}</Notice>}
-          <div className="recorder__controls">
+          <div className="btn-row">
             {status === "paused" ? (
               <Button variant="outline" onClick={() => void resume()}>
                 <PlayIcon size={20} />

@@ -195,7 +195,7 @@ export function ScanCard({ values, onFill, disabled = false }: ScanCardProps) {
                 }}
               />
             )}
-            <div className="scan-card__actions">
+            <div className="btn-row">
               <Button
                 variant="secondary"
                 busy={scanning && step.source === "camera"}
