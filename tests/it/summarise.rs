@@ -130,6 +130,15 @@ fn the_llm_summariser_summarises_a_short_meeting_in_one_call() {
 }
 
 #[test]
+fn the_llm_summariser_runs_quantised_when_f32_weights_are_not_allowed() {
+    let models = Models::empty().with_embedding().with_llm();
+    // SmolLM2's Q4_1 weights are re-quantised to Q8_0 instead of made f32.
+    let options = SummariserOptions { max_new_tokens: 8, max_f32_weights_mb: 0, ..Default::default() };
+    let summary = timed("llm (Q8_0)", &mut *models.load(SummariserChoice::Llm, &options), SHORT_MEETING);
+    assert!(summary.summary.split_whitespace().count() >= 3, "{summary:?}");
+}
+
+#[test]
 fn next_steps_of_a_short_meeting_keep_each_commitment_and_skip_the_small_talk() {
     for (choice, models) in [(SummariserChoice::Lexical, Models::empty()), (SummariserChoice::Embedding, Models::empty().with_embedding())] {
         let summary = timed(&choice.to_string(), &mut *models.load(choice, &Default::default()), SHORT_MEETING);
