@@ -9,7 +9,7 @@ use debrief::models::ModelsDir;
 use debrief::summarise::llm::{answer_or_fallback, parse_answer};
 use debrief::summarise::{Summariser, SummariserChoice, SummariserOptions, SummariserStatus, Summary, EngineError, load};
 
-use crate::harness::test_models;
+use crate::harness::{cli, test_models, text};
 
 const SHORT_MEETING: &str = "Hi everyone, thanks for making the time. How was your weekend? \
 It was lovely, we went to the coast with the kids. The weather has been great lately. \
@@ -168,6 +168,23 @@ fn a_summary_of_nothing_is_empty_and_of_one_word_is_that_word() {
     let mut lexical = Models::empty().load(SummariserChoice::Lexical, &Default::default());
     assert_eq!(summarise(&mut *lexical, " \n "), Summary::default());
     assert_eq!(summarise(&mut *lexical, "hello").summary, "Hello.");
+}
+
+#[test]
+fn the_summarise_command_prints_json_with_its_load_and_summarise_times() {
+    let models = Models::empty().with_embedding();
+    let data = tempfile::tempdir().unwrap();
+    let transcript = data.path().join("meeting.txt");
+    std::fs::write(&transcript, SHORT_MEETING).unwrap();
+    let args = ["summarise", transcript.to_str().unwrap(), "--summariser", "embedding", "--json", "--models-dir", models.dir.path().to_str().unwrap()];
+    let out = cli(data.path(), &args);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let printed: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(!printed["summary"].as_str().unwrap().is_empty(), "{printed}");
+    assert_eq!(printed["nextSteps"].as_array().map(Vec::len), Some(2), "{printed}");
+    // Loading the model takes a measurable while; both are whole milliseconds.
+    assert!(printed["timings"]["loadMs"].as_u64().is_some_and(|ms| ms > 0), "{printed}");
+    assert!(printed["timings"]["summariseMs"].is_u64(), "{printed}");
 }
 
 #[test]
