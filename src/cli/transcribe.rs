@@ -30,7 +30,7 @@ pub struct SummariseArgs {
     file: PathBuf,
     #[arg(long, env = "DEBRIEF_SUMMARISER", default_value = "auto", value_enum)]
     summariser: SummariserChoice,
-    /// Print JSON instead of text.
+    /// Print JSON: the summary, the next steps and how long each part took.
     #[arg(long)]
     json: bool,
 }
@@ -51,6 +51,22 @@ struct TranscribeOutput {
     #[serde(flatten)]
     transcript: Transcript,
     timings: Timings,
+}
+
+/// How long loading the model and summarising took, in milliseconds, so a
+/// benchmark can tell a slow model file from a slow summariser.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SummaryTimings {
+    load_ms: u64,
+    summarise_ms: u64,
+}
+
+#[derive(Serialize)]
+struct SummariseOutput {
+    #[serde(flatten)]
+    summary: Summary,
+    timings: SummaryTimings,
 }
 
 pub fn transcribe(models: &ModelsDir, args: TranscribeArgs) -> anyhow::Result<i32> {
@@ -74,12 +90,16 @@ pub fn transcribe(models: &ModelsDir, args: TranscribeArgs) -> anyhow::Result<i3
 
 pub fn summarise(models: &ModelsDir, args: SummariseArgs) -> anyhow::Result<i32> {
     let text = std::fs::read_to_string(&args.file).map_err(|e| anyhow::anyhow!("cannot read {}: {e}", args.file.display()))?;
+    let started = Instant::now();
     let mut engine = crate::summarise::load(args.summariser, models, &SummariserOptions::default())?;
+    let load_ms = elapsed_ms(started);
+    let started = Instant::now();
     let mut progress = Progress::percent("summarising");
     let summary: Summary = engine.summarise(&text, &mut |p| progress.set(u64::from(p)))?;
     progress.finish();
+    let timings = SummaryTimings { load_ms, summarise_ms: elapsed_ms(started) };
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&summary)?);
+        println!("{}", serde_json::to_string_pretty(&SummariseOutput { summary, timings })?);
     } else {
         println!("Summary\n\n{}\n\nNext steps\n", summary.summary);
         summary.next_steps.iter().for_each(|step| println!("- {step}"));

@@ -46,15 +46,17 @@ pub struct SummariserOptions {
     /// the salient sentences (commitments, then the most central of each
     /// part). Each 1,000 tokens cost about 10 s on 2 cores.
     pub max_transcript_tokens: usize,
-    /// An LLM whose weights take at most this many MB as f32 runs in f32,
-    /// about 5× faster on the transcript than quantised; a larger one stays
-    /// quantised. 0 keeps every model quantised (for small memory).
+    /// An LLM whose weights take at most this many MB as f32 runs in f32:
+    /// about 5× faster on the transcript than quantised, for about twice
+    /// that in peak memory. A larger one stays quantised (re-quantised to
+    /// Q8_0 where candle has no fast kernel for its type). 0 keeps every
+    /// model quantised.
     pub max_f32_weights_mb: u64,
 }
 
 impl Default for SummariserOptions {
     fn default() -> Self {
-        Self { max_new_tokens: 200, context_tokens: 2048, max_transcript_tokens: 8192, max_f32_weights_mb: 1536 }
+        Self { max_new_tokens: 200, context_tokens: 2048, max_transcript_tokens: 8192, max_f32_weights_mb: 1024 }
     }
 }
 

@@ -61,12 +61,12 @@ const STOPPERS: &[&str] = &[
 const TIME_GOES_ON: &[&str] = &[
     "morning", "afternoon", "evening", "night", "at", "noon", "latest",
 ];
-/// Words that say when.
+/// Words that say when ("may" is more often the modal than the month).
 const TIME_WORDS: &[&str] = &[
     "today", "tonight", "tomorrow", "monday", "tuesday", "wednesday", "thursday", "friday",
     "saturday", "sunday", "weekend", "week", "month", "quarter", "eod", "eow", "asap", "morning",
-    "afternoon", "noon", "deadline", "january", "february", "march", "april", "may", "june",
-    "july", "august", "september", "october", "november", "december", "q1", "q2", "q3", "q4",
+    "afternoon", "noon", "deadline", "january", "february", "march", "april", "june", "july",
+    "august", "september", "october", "november", "december", "q1", "q2", "q3", "q4",
 ];
 /// Openers of a stated action item: the rest of the sentence is the action.
 const CUE_PHRASES: &[&[&str]] = &[
@@ -85,8 +85,8 @@ struct Tok {
     mark: Option<char>,
 }
 
-/// What a pattern found: its score, who (when said), where the action's
-/// words begin, and whether they must begin with an action verb.
+/// What a pattern found: its score, who acts (when said and not the
+/// speakers themselves), and where the action's words begin.
 struct Found {
     score: f32,
     who: Option<String>,

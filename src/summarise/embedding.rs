@@ -22,9 +22,9 @@ const MAX_TOKENS: usize = 256;
 /// Tokens per forward pass (padding included): large enough for efficient
 /// matrix products, small enough for the attention scores to stay in cache.
 const BATCH_TOKENS: usize = 2048;
-/// Past this many sentences (about 40 minutes of talk) a meeting is long: only
+/// Past this many sentences (about 30 minutes of talk) a meeting is long: only
 /// its salient sentences are embedded, so it stays within seconds on 2 cores.
-const MAX_EMBEDDED: usize = 400;
+const MAX_EMBEDDED: usize = 300;
 /// A cue this sure is a next step without asking the model.
 const SURE_CUE: f32 = 0.7;
 /// A weaker cue counts when the sentence is at least this close to the
@@ -155,7 +155,7 @@ impl Summariser for EmbeddingSummariser {
             .enumerate()
             .filter_map(|(i, (sentence, vector))| {
                 let like_action = self.actions.iter().map(|a| dot(a, vector)).fold(f32::MIN, f32::max);
-                self.commitment(sentence, like_action).map(|cue| (i, cue))
+                commitment(sentence, like_action).map(|cue| (i, cue))
             })
             .collect();
         let next_steps = select::next_steps(found, similarity);
@@ -164,20 +164,18 @@ impl Summariser for EmbeddingSummariser {
     }
 }
 
-impl EmbeddingSummariser {
-    /// The next step in `sentence`, if it is one: a sure cue, a weaker cue
-    /// that sounds like an action, or no pattern but very like an action.
-    /// The score ranks a cue by both signals.
-    fn commitment(&self, sentence: &str, like_action: f32) -> Option<Cue> {
-        match cues::detect(sentence) {
-            Some(cue) if cue.score >= SURE_CUE || like_action >= CUE_AND_LIKE_ACTION => Some(Cue { score: cue.score + like_action, ..cue }),
-            Some(_) => None,
-            None if like_action >= LIKE_ACTION && cues::has_action_signal(sentence) => {
-                let line = tidy(sentence);
-                Some(Cue { score: like_action, line: line.trim_end_matches('.').to_string() })
-            }
-            None => None,
+/// The next step in `sentence`, if it is one: a sure cue, a weaker cue that
+/// sounds like an action, or no pattern but very like an action. The score
+/// ranks a cue by both signals.
+fn commitment(sentence: &str, like_action: f32) -> Option<Cue> {
+    match cues::detect(sentence) {
+        Some(cue) if cue.score >= SURE_CUE || like_action >= CUE_AND_LIKE_ACTION => Some(Cue { score: cue.score + like_action, ..cue }),
+        Some(_) => None,
+        None if like_action >= LIKE_ACTION && cues::has_action_signal(sentence) => {
+            let line = tidy(sentence);
+            Some(Cue { score: like_action, line: line.trim_end_matches('.').to_string() })
         }
+        None => None,
     }
 }
 

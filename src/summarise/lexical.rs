@@ -10,8 +10,10 @@ use super::select;
 use super::text::terms;
 use super::{Progress, Summariser, Summary, EngineError};
 
-/// A cue this sure counts as a next step without a model to confirm it.
-const MIN_CUE: f32 = 0.55;
+/// A cue this sure counts as a next step without a model to confirm it: a
+/// commitment, a request, or a duty with a time ("we need to … by Monday"),
+/// not a bare "we should …", which is as often chatter.
+const MIN_CUE: f32 = 0.6;
 
 pub struct Lexical;
 

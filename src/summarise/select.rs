@@ -135,3 +135,24 @@ fn take(order: impl IntoIterator<Item = usize>, limit: usize, cost: &impl Fn(usi
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_meeting_keeps_its_commitments_and_every_part_within_the_budget() {
+        let topics = ["sales", "cost", "hiring", "support", "travel"];
+        let mut sentences: Vec<String> =
+            (0..500).map(|i| format!("The {} figures for region {} look about the same as last year.", topics[i % 5], i / 50)).collect();
+        sentences[333] = "Sarah will send the revised forecast by Friday.".into();
+        let kept = salient(&sentences, 100, |_| 1);
+        assert!((90..=100).contains(&kept.len()), "{} kept", kept.len());
+        assert!(kept.contains(&333), "the commitment is kept");
+        assert!(kept.windows(2).all(|w| w[0] < w[1]), "in meeting order");
+        for tenth in 0..10 {
+            assert!(kept.iter().any(|&i| i / 50 == tenth), "nothing from part {tenth}");
+        }
+        assert_eq!(salient(&sentences[..50], 100, |_| 1), (0..50).collect::<Vec<_>>(), "a short meeting is read whole");
+    }
+}

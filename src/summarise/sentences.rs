@@ -15,8 +15,8 @@ const MAX_PIECE: usize = 30;
 /// Abbreviations whose full stop does not end a sentence.
 const ABBREVIATIONS: &[&str] = &[
     "mr", "mrs", "ms", "dr", "prof", "st", "vs", "etc", "e.g", "i.e", "a.m", "p.m", "approx",
-    "inc", "ltd", "co", "corp", "no", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep",
-    "sept", "oct", "nov", "dec", "mon", "tue", "wed", "thu", "fri",
+    "inc", "ltd", "co", "corp", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept",
+    "oct", "nov", "dec", "mon", "tue", "wed", "thu", "fri",
 ];
 
 /// Words that most often open a new thought in speech, with how strongly.
@@ -40,10 +40,10 @@ const CONTINUES: &[&str] = &[
     "have", "has", "send", "get", "make", "take",
 ];
 
-/// Words after a subject that start a clause ("Sarah will…"); not "is" or
-/// "has", which follow the last noun of a phrase as often ("the internship
-/// programme is").
-const CLAUSE_VERBS: &[&str] = &["will", "should", "must", "needs", "shall"];
+/// Words after a subject that start a commitment ("Sarah will…"); not "is"
+/// or "should", which follow the last noun of a phrase as often ("the churn
+/// rate should").
+const CLAUSE_VERBS: &[&str] = &["will", "shall"];
 
 fn bare(word: &str) -> String {
     word.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'').to_lowercase()

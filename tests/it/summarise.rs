@@ -9,7 +9,7 @@ use debrief::models::ModelsDir;
 use debrief::summarise::llm::{answer_or_fallback, parse_answer};
 use debrief::summarise::{Summariser, SummariserChoice, SummariserOptions, SummariserStatus, Summary, EngineError, load};
 
-use crate::harness::test_models;
+use crate::harness::{cli, test_models, text};
 
 const SHORT_MEETING: &str = "Hi everyone, thanks for making the time. How was your weekend? \
 It was lovely, we went to the coast with the kids. The weather has been great lately. \
@@ -130,6 +130,15 @@ fn the_llm_summariser_summarises_a_short_meeting_in_one_call() {
 }
 
 #[test]
+fn the_llm_summariser_runs_quantised_when_f32_weights_are_not_allowed() {
+    let models = Models::empty().with_embedding().with_llm();
+    // SmolLM2's Q4_1 weights are re-quantised to Q8_0 instead of made f32.
+    let options = SummariserOptions { max_new_tokens: 8, max_f32_weights_mb: 0, ..Default::default() };
+    let summary = timed("llm (Q8_0)", &mut *models.load(SummariserChoice::Llm, &options), SHORT_MEETING);
+    assert!(summary.summary.split_whitespace().count() >= 3, "{summary:?}");
+}
+
+#[test]
 fn next_steps_of_a_short_meeting_keep_each_commitment_and_skip_the_small_talk() {
     for (choice, models) in [(SummariserChoice::Lexical, Models::empty()), (SummariserChoice::Embedding, Models::empty().with_embedding())] {
         let summary = timed(&choice.to_string(), &mut *models.load(choice, &Default::default()), SHORT_MEETING);
@@ -159,6 +168,23 @@ fn a_summary_of_nothing_is_empty_and_of_one_word_is_that_word() {
     let mut lexical = Models::empty().load(SummariserChoice::Lexical, &Default::default());
     assert_eq!(summarise(&mut *lexical, " \n "), Summary::default());
     assert_eq!(summarise(&mut *lexical, "hello").summary, "Hello.");
+}
+
+#[test]
+fn the_summarise_command_prints_json_with_its_load_and_summarise_times() {
+    let models = Models::empty().with_embedding();
+    let data = tempfile::tempdir().unwrap();
+    let transcript = data.path().join("meeting.txt");
+    std::fs::write(&transcript, SHORT_MEETING).unwrap();
+    let args = ["summarise", transcript.to_str().unwrap(), "--summariser", "embedding", "--json", "--models-dir", models.dir.path().to_str().unwrap()];
+    let out = cli(data.path(), &args);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let printed: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(!printed["summary"].as_str().unwrap().is_empty(), "{printed}");
+    assert_eq!(printed["nextSteps"].as_array().map(Vec::len), Some(2), "{printed}");
+    // Loading the model takes a measurable while; both are whole milliseconds.
+    assert!(printed["timings"]["loadMs"].as_u64().is_some_and(|ms| ms > 0), "{printed}");
+    assert!(printed["timings"]["summariseMs"].is_u64(), "{printed}");
 }
 
 #[test]

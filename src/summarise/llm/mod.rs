@@ -134,9 +134,16 @@ impl LlmSummariser {
         while notes.len() > 1 {
             let mut groups: Vec<Vec<Summary>> = Vec::new();
             for note in notes {
-                match groups.last_mut() {
-                    Some(group) if self.fits(&prompt::for_notes(&[group.as_slice(), &[note.clone()]].concat()))? => group.push(note),
-                    _ => groups.push(vec![note]),
+                let Some(group) = groups.last_mut() else {
+                    groups.push(vec![note]);
+                    continue;
+                };
+                // Tried in the group; moved to a new one when it does not fit.
+                group.push(note);
+                if !self.fits(&prompt::for_notes(group))?
+                    && let Some(note) = group.pop()
+                {
+                    groups.push(vec![note]);
                 }
             }
             if groups.iter().all(|g| g.len() == 1) {
@@ -172,6 +179,7 @@ impl Summariser for LlmSummariser {
         }
         let stretches = self.stretches(&sentences)?;
         let mut notes = Vec::new();
+        let mut last_answer = String::new();
         let per_call = self.max_new_tokens;
         for (i, stretch) in stretches.iter().enumerate() {
             let answer = self.ask(&prompt::for_transcript(stretch), |n| progress.part(0, MAP_DONE, i * per_call + n, stretches.len() * per_call))?;
@@ -179,9 +187,16 @@ impl Summariser for LlmSummariser {
                 Ok(note) => notes.push(note),
                 Err(reason) => tracing::debug!("LLM notes on part {} of {} dropped: {reason}", i + 1, stretches.len()),
             }
+            last_answer = answer;
             progress.part(0, MAP_DONE, i + 1, stretches.len());
         }
-        let answer = self.reduce(notes, &mut progress)?;
+        // With no usable notes, the last answer goes to the fallback, so its
+        // log line gives the model's own reason.
+        let answer = if notes.is_empty() {
+            last_answer
+        } else {
+            self.reduce(notes, &mut progress)?
+        };
         let summary = answer_or_fallback(&answer, transcript, || choose::auto(&self.models));
         progress.done();
         summary

@@ -57,7 +57,7 @@ impl Model {
     /// The tokens that follow `prompt`, greedily, until a `stop` token or
     /// `max_new` tokens; `on_token(n)` after the n-th.
     pub fn generate(&mut self, prompt: &[u32], max_new: usize, stop: &[u32], mut on_token: impl FnMut(usize)) -> candle_core::Result<Vec<u32>> {
-        if prompt.is_empty() || prompt.len() + max_new > self.context {
+        if prompt.len() + max_new > self.context {
             candle_core::bail!("a prompt of {} tokens and {max_new} new ones do not fit a context of {}", prompt.len(), self.context);
         }
         self.clear();

@@ -107,8 +107,9 @@ pub fn parse(answer: &str) -> Result<Summary, String> {
     if words.len() < 3 {
         return Err("the summary part is empty".into());
     }
-    let lower = summary.to_lowercase();
-    if lower.contains("two or three sentences") || lower.contains("[insert") {
+    let summary_lower = summary.to_lowercase();
+    // "[insert …]" and the like: a form to fill in, not notes.
+    if summary_lower.contains("two or three sentences") || summary.contains('[') {
         return Err("the summary part is the instructions or a template".into());
     }
     let mut distinct = words.clone();
@@ -120,12 +121,17 @@ pub fn parse(answer: &str) -> Result<Summary, String> {
     Ok(Summary { summary: finished_sentences(&summary), next_steps: steps(steps_text) })
 }
 
-/// `text` up to its last full stop when it has one: the token cap may cut
-/// the last sentence off.
+/// `text` up to its last finished sentence when it has one: the token cap
+/// may cut the last sentence off. A mark inside a number ("6.5") ends none.
 fn finished_sentences(text: &str) -> String {
-    match text.rfind(['.', '!', '?']) {
-        Some(end) if end + 1 < text.len() => text[..=end].to_string(),
-        _ => text.to_string(),
+    let end = text
+        .char_indices()
+        .filter(|&(i, c)| matches!(c, '.' | '!' | '?') && text[i + 1..].chars().next().is_none_or(char::is_whitespace))
+        .map(|(i, _)| i + 1)
+        .next_back();
+    match end {
+        Some(end) => text[..end].to_string(),
+        None => text.to_string(),
     }
 }
 
