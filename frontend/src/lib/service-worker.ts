@@ -31,6 +31,12 @@ export function registerServiceWorker(win: Window = window): void {
       console.warn("the app cannot work offline: its service worker was not registered", err);
       return;
     }
+    // A page that was still loading when the first worker claimed its pages is
+    // missed by that claim (Chromium skips clients mid-navigation): ask again, or
+    // this page would not be kept for offline use until the next full load.
+    void container.ready.then((ready) => {
+      if (container.controller === null) ready.active?.postMessage({ type: "claim" });
+    });
     let checkedAt = Date.now();
     const check = () => {
       checkedAt = Date.now();

@@ -69,6 +69,11 @@ self.addEventListener("activate", (event) => {
   );
 });
 
+// A page the first claim missed asks to be taken over (see lib/service-worker.ts).
+self.addEventListener("message", (event) => {
+  if ((event.data as { type?: string } | null)?.type === "claim") event.waitUntil(self.clients.claim());
+});
+
 self.addEventListener("fetch", (event) => {
   const { request } = event;
   const url = new URL(request.url);
