@@ -2,6 +2,7 @@
 //! greedy generation with a key-value cache.
 
 use std::io::{Cursor, Read, Seek};
+use std::time::Instant;
 
 use candle_core::quantized::gguf_file::{self, Content};
 use candle_core::quantized::{GgmlDType, QTensor};
@@ -61,11 +62,13 @@ impl Model {
             candle_core::bail!("a prompt of {} tokens and {max_new} new ones do not fit a context of {}", prompt.len(), self.context);
         }
         self.clear();
+        let started = Instant::now();
         let mut logits = None;
         for (i, piece) in prompt.chunks(PREFILL_TOKENS).enumerate() {
             logits = Some(self.forward(piece, i * PREFILL_TOKENS)?);
         }
         let Some(mut logits) = logits else { candle_core::bail!("an empty prompt") };
+        let prompt_time = started.elapsed();
         let mut recent: Vec<u32> = prompt[prompt.len().saturating_sub(REPEAT_WINDOW)..].to_vec();
         let mut answer = Vec::new();
         while answer.len() < max_new {
@@ -80,6 +83,15 @@ impl Model {
                 logits = self.forward(&[next], prompt.len() + answer.len() - 1)?;
             }
         }
+        // Reading the prompt and writing the answer cost differently: the
+        // split tells which setting (context, tokens, threads) to change.
+        tracing::debug!(
+            prompt_tokens = prompt.len(),
+            prompt_ms = prompt_time.as_millis() as u64,
+            answer_tokens = answer.len(),
+            answer_ms = (started.elapsed() - prompt_time).as_millis() as u64,
+            "LLM call"
+        );
         Ok(answer)
     }
 
