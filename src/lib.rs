@@ -25,4 +25,5 @@ pub mod server;
 pub mod settings;
 pub mod store;
 pub mod summarise;
+pub mod threads;
 pub mod tls;

@@ -1,3 +1,4 @@
 fn main() {
+    debrief::threads::init();
     std::process::exit(debrief::cli::run());
 }
