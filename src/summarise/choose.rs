@@ -42,10 +42,15 @@ pub struct SummariserOptions {
     /// Most tokens per LLM call, prompt and answer together (capped by the
     /// model's own context). Smaller is faster: attention grows with it.
     pub context_tokens: usize,
-    /// Most tokens of transcript the LLM reads; of a longer meeting it reads
-    /// the salient sentences (commitments, then the most central of each
-    /// part). Each 1,000 tokens cost about 10 s on 2 cores.
-    pub max_transcript_tokens: usize,
+    /// The LLM reads one prompt of transcript per this many tokens of
+    /// meeting (rounded, at least one): of a longer meeting, the salient
+    /// sentences (commitments, then the most central of each part). 6,000
+    /// tokens is about 30 minutes of talk, and a full 2,048-token prompt
+    /// took SmolLM2-135M about 40 s of CPU on 2 cores, so a 30-minute
+    /// meeting is one such call; reading all of it in four calls and a
+    /// merge took 3.5 times as long, and the small model's notes on notes
+    /// were worse than its notes on the salient sentences.
+    pub meeting_tokens_per_prompt: usize,
     /// An LLM whose weights take at most this many MB as f32 runs in f32:
     /// about 5× faster on the transcript than quantised, for about twice
     /// that in peak memory. A larger one stays quantised (re-quantised to
@@ -56,7 +61,7 @@ pub struct SummariserOptions {
 
 impl Default for SummariserOptions {
     fn default() -> Self {
-        Self { max_new_tokens: 200, context_tokens: 2048, max_transcript_tokens: 8192, max_f32_weights_mb: 1024 }
+        Self { max_new_tokens: 200, context_tokens: 2048, meeting_tokens_per_prompt: 6000, max_f32_weights_mb: 1024 }
     }
 }
 

@@ -270,4 +270,18 @@ fn an_llm_answer_in_the_format_is_read_even_when_cut_short() {
     assert_eq!(cut.next_steps, Vec::<String>::new());
     let never: fn() -> (SummariserChoice, Box<dyn Summariser>) = || panic!("no fallback for a good answer");
     assert_eq!(answer_or_fallback(answer, SHORT_MEETING, never).unwrap(), parsed);
+    let none = "SUMMARY: The team reviewed the proposal and agreed on nothing yet.\nNEXT STEPS: none";
+    assert_eq!(answer_or_fallback(none, SHORT_MEETING, never).unwrap().next_steps, Vec::<String>::new());
+}
+
+#[test]
+fn an_llm_answer_cut_before_its_next_steps_gets_the_default_summarisers() {
+    let models = Models::empty();
+    let lexical = summarise(&mut *models.load(SummariserChoice::Lexical, &Default::default()), SHORT_MEETING);
+    let fallback = || (SummariserChoice::Lexical, models.load(SummariserChoice::Lexical, &Default::default()));
+    let cut = "SUMMARY: The team reviewed the proposal. The client wants a lower price for the second phase, and the";
+    let summary = answer_or_fallback(cut, SHORT_MEETING, fallback).unwrap();
+    assert_eq!(summary.summary, "The team reviewed the proposal.");
+    assert_eq!(summary.next_steps, lexical.next_steps);
+    assert_eq!(missed(&summary, SHORT_COMMITMENTS), Vec::<&[&str]>::new(), "{:?}", summary.next_steps);
 }

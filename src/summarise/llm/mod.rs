@@ -1,11 +1,12 @@
 //! The LLM summariser: an instruct model in GGUF (llama or qwen2 family)
-//! asked for a summary and next steps in a strict format. A transcript
-//! longer than the context is cut into stretches that are summarised one by
-//! one (map), and their notes merged (reduce, again if they still do not
-//! fit); past a cap (about 40 minutes of talk) it reads the salient
-//! sentences only, so a long meeting takes minutes, not a quarter of an
-//! hour, on 2 cores. An answer off the format falls back to the default
-//! summariser.
+//! asked for a summary and next steps in a strict format. It reads one
+//! prompt of transcript per half hour of meeting, of a longer meeting the
+//! salient sentences only, so a 30-minute meeting is one call (about 40 s
+//! of CPU with SmolLM2-135M); the stretches of a longer one are summarised
+//! one by one (map) and their notes merged (reduce, again if they still do
+//! not fit). An answer off the format falls back to the default
+//! summariser; an answer that the token cap ended before its next steps
+//! gets the default summariser's.
 
 mod model;
 mod prompt;
@@ -45,7 +46,7 @@ pub struct LlmSummariser {
     stop: Vec<u32>,
     context: usize,
     max_new_tokens: usize,
-    max_transcript_tokens: usize,
+    meeting_tokens_per_prompt: usize,
     /// Where the fallback summariser's model is, should it be needed.
     models: ModelsDir,
 }
@@ -69,7 +70,7 @@ impl LlmSummariser {
         // A quarter of the context for the answer leaves room for at least
         // two notes in every reduce prompt, so merging always progresses.
         let max_new_tokens = options.max_new_tokens.clamp(1, context / 4);
-        Ok(Self { model, tokenizer, format, stop, context, max_new_tokens, max_transcript_tokens: options.max_transcript_tokens, models: models.clone() })
+        Ok(Self { model, tokenizer, format, stop, context, max_new_tokens, meeting_tokens_per_prompt: options.meeting_tokens_per_prompt, models: models.clone() })
     }
 
     /// The model's answer to `request`, beginning with [`ANSWER_START`].
@@ -98,12 +99,19 @@ impl LlmSummariser {
         Ok(self.count(&self.format.render(request))? + self.max_new_tokens <= self.context)
     }
 
-    /// The transcript in stretches that each fit one prompt; of a meeting
-    /// longer than `max_transcript_tokens`, its salient sentences.
+    /// The transcript in stretches that each fit one prompt, one stretch
+    /// per `meeting_tokens_per_prompt` of it: all of a short meeting, the
+    /// salient sentences of a longer one.
     fn stretches(&self, sentences: &[String]) -> Result<Vec<String>, EngineError> {
         let room = self.room(&prompt::for_transcript(""))?;
         let encodings = self.tokenizer.encode_batch(sentences.iter().map(|s| format!(" {s}")).collect::<Vec<_>>(), false).map_err(engine)?;
-        let salient = select::salient(sentences, self.max_transcript_tokens, |i| encodings[i].len());
+        let meeting: usize = encodings.iter().map(|e| e.len()).sum();
+        let per_prompt = self.meeting_tokens_per_prompt.max(1);
+        let prompts = ((meeting + per_prompt / 2) / per_prompt).max(1);
+        // A stretch ends when the next sentence does not fit: leaving room
+        // for one keeps the salient sentences to `prompts` stretches.
+        let longest = encodings.iter().map(|e| e.len()).max().unwrap_or(0).min(room / 4);
+        let salient = select::salient(sentences, prompts * (room - longest), |i| encodings[i].len());
         let mut stretches: Vec<String> = Vec::new();
         let mut used = room;
         for i in salient {
@@ -205,13 +213,19 @@ impl Summariser for LlmSummariser {
 
 /// The LLM's `answer` read in the format asked for or, when it is off the
 /// format, what the summariser from `fallback` makes of `transcript`,
-/// saying so in the log.
+/// saying so in the log. An answer the token cap ended inside its summary
+/// (small models write on) gets the next steps of `fallback`'s summary.
 pub fn answer_or_fallback(
     answer: &str,
     transcript: &str,
     fallback: impl FnOnce() -> (SummariserChoice, Box<dyn Summariser>),
 ) -> Result<Summary, EngineError> {
     match prompt::parse(answer) {
+        Ok(summary) if !prompt::has_steps_part(answer) => {
+            let (choice, mut summariser) = fallback();
+            tracing::info!("the LLM's answer ended before its next steps; the {choice} summariser found them");
+            Ok(Summary { next_steps: summariser.summarise(transcript, &mut |_| {})?.next_steps, ..summary })
+        }
         Ok(summary) => Ok(summary),
         Err(reason) => {
             let (choice, mut summariser) = fallback();

@@ -96,8 +96,7 @@ pub fn parse(answer: &str) -> Result<Summary, String> {
     // ASCII lower case keeps byte offsets, so they index `clean` too.
     let lower = clean.to_ascii_lowercase();
     let start = lower.find("summary:").ok_or("no SUMMARY part")? + "summary:".len();
-    let steps_at = ["next steps:", "next step:", "next steps\n"].iter().filter_map(|h| lower[start..].find(h).map(|at| (start + at, h.len()))).min();
-    let (summary_end, steps_text) = match steps_at {
+    let (summary_end, steps_text) = match steps_header(&lower, start) {
         Some((at, len)) => (at, &clean[at + len..]),
         None => (clean.len(), ""),
     };
@@ -119,6 +118,18 @@ pub fn parse(answer: &str) -> Result<Summary, String> {
         return Err("the summary part repeats itself".into());
     }
     Ok(Summary { summary: finished_sentences(&summary), next_steps: steps(steps_text) })
+}
+
+/// Whether `answer` got as far as its NEXT STEPS part: the token cap may
+/// end it inside the summary, which says nothing about next steps.
+pub fn has_steps_part(answer: &str) -> bool {
+    let lower = answer.replace("**", "").replace("__", "").to_ascii_lowercase();
+    lower.find("summary:").is_some_and(|start| steps_header(&lower, start + "summary:".len()).is_some())
+}
+
+/// Where the NEXT STEPS header after `from` in `lower` is, and its length.
+fn steps_header(lower: &str, from: usize) -> Option<(usize, usize)> {
+    ["next steps:", "next step:", "next steps\n"].iter().filter_map(|h| lower[from..].find(h).map(|at| (from + at, h.len()))).min()
 }
 
 /// `text` up to its last finished sentence when it has one: the token cap
