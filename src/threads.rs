@@ -2,15 +2,18 @@
 //!
 //! candle runs f32 matrix products on rayon, and its quantised kernels and
 //! large element-wise steps on a pool of its own whose caller spins until
-//! every thread of the pool is done. On a 2-core box that other work kept
-//! busy, that pool with a second thread made SmolLM2-135M in Q8_0 write its
-//! 200-token answer in 130–180 s instead of 20 s, read its 1,700-token
-//! prompt no faster (70–80 s either way), and spend 2.6× the CPU; the
-//! MiniLM summariser and Whisper spent a fifth and a tenth more CPU with it.
-//! Rayon's threads sleep instead, so f32 products keep every core. And with
-//! neither variable set, candle counts the cores in /proc/cpuinfo before
-//! every matrix product: setting them took an f32 SmolLM2 summary's kernel
-//! time from 9 s to 6 s.
+//! every thread of the pool is done. Measured on a 2-core box that other
+//! work kept busy, that pool with a second thread made SmolLM2-135M in Q8_0
+//! write its 200-token answer in 130–180 s instead of 20 s and read its
+//! 1,700-token prompt no faster (70–80 s either way), for 2.6× the CPU. On
+//! the same box when quiet, the second thread made the quantised model
+//! 1.7× and the MiniLM summariser 1.2× faster, and made no difference to
+//! Whisper or to an f32 LLM, whose products run on rayon, which sleeps
+//! instead of spinning and keeps every core. A bounded loss when the box is
+//! quiet against a manifold one whenever anything else runs: one thread.
+//! And with neither variable set, candle counts the cores in /proc/cpuinfo
+//! before every matrix product: setting them took an f32 SmolLM2 summary's
+//! kernel time from 9 s to 6 s.
 
 /// Sets `RAYON_NUM_THREADS` to candle's own default (the physical cores)
 /// and `CANDLE_NUM_THREADS` to 1, unless the user set either, which then
