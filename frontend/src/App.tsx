@@ -11,13 +11,13 @@ import { cx } from "./lib/cx.ts";
 import NotFound from "./pages/NotFound.tsx";
 import { resolveAccess, routes, type RouteDef } from "./routes.tsx";
 import { $adminFlag } from "./stores/admin.ts";
-import { $session } from "./stores/session.ts";
+import { $session, signedInBefore } from "./stores/session.ts";
 
 function Guarded({ route, params }: { route: RouteDef; params: Record<string, string | undefined> }) {
   const session = useStore($session);
   const adminFlag = useStore($adminFlag);
   const search = useSearch();
-  const decision = decideAccess(resolveAccess(route, search), session.status, adminFlag);
+  const decision = decideAccess(resolveAccess(route, search), session.status, adminFlag, signedInBefore());
   if (decision.kind === "wait") return <FullScreenSpinner label="Checking your session" />;
   if (decision.kind === "redirect") return <Redirect to={decision.to} replace />;
   const Page = route.page;

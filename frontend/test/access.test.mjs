@@ -30,6 +30,18 @@ describe("route access", () => {
   }
 });
 
+describe("route access before the session check answers", () => {
+  test("a signed-out screen shows at once in a browser where nobody has signed in", () => {
+    assert.deepEqual(decideAccess("signed-out", "loading", false, false), show);
+  });
+  test("a signed-out screen waits where someone has signed in, who may still be", () => {
+    assert.deepEqual(decideAccess("signed-out", "loading", false, true), wait);
+  });
+  test("a signed-in screen waits either way", () => {
+    assert.deepEqual(decideAccess("signed-in", "loading", false, false), wait);
+  });
+});
+
 describe("matchPath", () => {
   test("static and parameter segments", () => {
     assert.deepEqual(matchPath("/", "/"), {});

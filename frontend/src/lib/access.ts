@@ -9,7 +9,18 @@ export type Decision =
   | { kind: "wait" }
   | { kind: "redirect"; to: string };
 
-export function decideAccess(access: Access, session: SessionStatus, adminFlag: boolean): Decision {
+/**
+ * `signedInBefore`: this browser remembers a signed-in user. Without one, a
+ * signed-out screen shows while the session is still being checked: the
+ * visitor is almost surely signed out, and the sign-in form need not wait a
+ * round trip to the server. The rare exception is sent on once the check answers.
+ */
+export function decideAccess(
+  access: Access,
+  session: SessionStatus,
+  adminFlag: boolean,
+  signedInBefore = true,
+): Decision {
   switch (access) {
     case "public":
       return { kind: "show" };
@@ -19,7 +30,7 @@ export function decideAccess(access: Access, session: SessionStatus, adminFlag: 
       if (session === "loading") return { kind: "wait" };
       return session === "authenticated" ? { kind: "show" } : { kind: "redirect", to: "/login" };
     case "signed-out":
-      if (session === "loading") return { kind: "wait" };
+      if (session === "loading") return signedInBefore ? { kind: "wait" } : { kind: "show" };
       return session === "authenticated" ? { kind: "redirect", to: "/" } : { kind: "show" };
   }
 }

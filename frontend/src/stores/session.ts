@@ -36,6 +36,11 @@ function remember(user: User | null): void {
   }
 }
 
+/** Someone has signed in on this browser and not signed out since. */
+export function signedInBefore(): boolean {
+  return rememberedUser() !== null;
+}
+
 /** The user last signed in on this browser, if any. */
 function rememberedUser(): User | null {
   try {
