@@ -173,6 +173,7 @@ async function main() {
   const iconName = `icon-${createHash("sha256").update(iconSource).digest("hex").slice(0, 8)}.svg`;
   await writeFile(join(assetsDir, iconName), iconSource);
   const icons = await writeIcons(iconSource.toString("utf8"), assetsDir);
+  const launchIcon = iconSource.toString("utf8").trim().replace("<svg ", '<svg aria-hidden="true" focusable="false" ');
   const appleIcon = icons.find((icon) => icon.name === "apple-touch-icon");
   await writeFile(join(outdir, MANIFEST_FILE), manifest(icons));
 
@@ -206,7 +207,10 @@ async function main() {
     `<script type="module" src="${htmlEscape(toUrl(entryKey))}"></script>`,
     "</head>",
     "<body>",
-    '<div id="app"></div>',
+    // Painted before any script runs: the app's icon and name, as an installed app's
+    // launch screen shows them. A slow phone needs about a second to start the scripts;
+    // this makes that second show the app instead of a blank page. main.tsx replaces it.
+    `<div id="app"><div class="launch" role="status" aria-label="Loading Debrief">${launchIcon}<span aria-hidden="true">Debrief</span></div></div>`,
     "<noscript>Debrief needs JavaScript to run.</noscript>",
     "</body>",
     "</html>",

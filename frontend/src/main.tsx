@@ -22,4 +22,7 @@ registerServiceWorker();
 keepInstallPrompt();
 
 const root = document.getElementById("app");
-if (root) render(<App />, root);
+if (root) {
+  root.replaceChildren(); // index.html's launch screen
+  render(<App />, root);
+}

@@ -38,6 +38,14 @@ describe("build.mjs --release", () => {
     }
   });
 
+  test("index.html shows the app's icon and name before any script runs, named for screen readers", async () => {
+    const html = await readFile(join(out, "index.html"), "utf8");
+    const launch = /<div id="app"><div class="launch" role="status" aria-label="Loading Debrief">(.*?)<\/div><\/div>/.exec(html);
+    assert.ok(launch, "the launch screen sits inside the app's root");
+    assert.match(launch[1], /^<svg aria-hidden="true"[^>]*>.*<\/svg>/);
+    assert.match(launch[1], />Debrief<\/span>$/);
+  });
+
   test("every file has gzip and brotli siblings with the same content", async () => {
     const files = [
       "index.html",
