@@ -11,6 +11,9 @@ export const $updateReady = atom(false);
 /** An open app asks for a new version at most this often when it is looked at. */
 const UPDATE_CHECK_MS = 30 * 60_000;
 
+/** The longest the worker waits for an idle moment after the page has loaded. */
+const IDLE_WAIT_MS = 3000;
+
 export function registerServiceWorker(win: Window = window): void {
   const container = win.navigator.serviceWorker;
   // Service workers exist on secure pages only (HTTPS, or this machine).
@@ -51,7 +54,13 @@ export function registerServiceWorker(win: Window = window): void {
       if (reachable) check();
     });
   };
-  // After the page has loaded, so the first screen gets the network to itself.
-  if (win.document.readyState === "complete") void register();
-  else win.addEventListener("load", () => void register(), { once: true });
+  // Once the page has loaded and the browser is idle: the worker fetches every file of
+  // the app, which on a slow phone would otherwise hold up the first screen.
+  const whenIdle = () => {
+    // Safari has no requestIdleCallback.
+    if (typeof win.requestIdleCallback === "function") win.requestIdleCallback(() => void register(), { timeout: IDLE_WAIT_MS });
+    else win.setTimeout(() => void register(), 0);
+  };
+  if (win.document.readyState === "complete") whenIdle();
+  else win.addEventListener("load", whenIdle, { once: true });
 }
