@@ -51,14 +51,17 @@ def measure(ctx):
     js_kb = js_bytes / 1024
     throttled_s = median(visits["throttledFcpMs"]) / 1000
     unthrottled_s = median(visits["fcpMs"]) / 1000
+    # The first paint is index.html's launch screen; the form itself comes with the largest.
+    largest_s = median(visits["throttledLcpMs"]) / 1000
     return [
         Row(JS_SENT, f"{js_kb:.1f} KB in {len(sent)} files", f"≤ {JS_BUDGET_KB} KB",
             js_kb <= JS_BUDGET_KB,
             values={"bytes": js_bytes, "files": {url.rsplit("/", 1)[-1]: {"bytes": size, "encoding": enc}
                                                  for url, (size, enc) in sorted(sent.items())}}),
-        Row(FCP, f"{throttled_s:.2f} s ({unthrottled_s:.2f} s unthrottled)", f"≤ {FCP_BUDGET_S:.1f} s",
+        Row(FCP, f"{throttled_s:.2f} s (form {largest_s:.2f} s; {unthrottled_s:.2f} s unthrottled)", f"≤ {FCP_BUDGET_S:.1f} s",
             throttled_s <= FCP_BUDGET_S,
             values={"throttle": THROTTLE, "medianS": throttled_s, "unthrottledMedianS": unthrottled_s,
                     "loadAverage1m": load,
+                    "largestPaintMedianS": largest_s, "largestPaintRunsMs": visits["throttledLcpMs"],
                     "runsMs": visits["throttledFcpMs"], "unthrottledRunsMs": visits["fcpMs"]}),
     ]
