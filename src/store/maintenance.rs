@@ -33,6 +33,7 @@ impl Store {
         copy(&from, &to, TEMPLATES)?;
         copy(&from, &to, ADMINS)?;
         copy(&from, &to, ADMIN_SESSIONS)?;
+        copy(&from, &to, JOBS)?;
         to.commit()?;
         drop(out);
         std::fs::rename(&partial, path).map_err(|e| StoreError::Corrupt(format!("cannot write {}: {e}", path.display())))?;
@@ -120,5 +121,32 @@ pub(super) fn rotate_backups(dir: &Path, keep: usize) {
     let excess = files.len().saturating_sub(keep);
     for old in files.into_iter().take(excess) {
         let _ = std::fs::remove_file(old);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use redb::{MultimapTableHandle, TableHandle};
+
+    use super::*;
+
+    fn table_names(tx: &ReadTransaction) -> Vec<String> {
+        let plain = tx.list_tables().unwrap().map(|t| t.name().to_owned());
+        let multimap = tx.list_multimap_tables().unwrap().map(|t| t.name().to_owned());
+        let mut names: Vec<String> = plain.chain(multimap).collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn a_backup_holds_every_table_of_the_live_file() {
+        let scratch = super::super::Scratch::new("backup-tables");
+        let backup = scratch.dir.join("backup.redb");
+        scratch.store.backup(&backup).unwrap();
+
+        let live = table_names(&scratch.store.read().unwrap());
+        let copied = table_names(&Database::open(&backup).unwrap().begin_read().unwrap());
+        assert!(live.contains(&"jobs".to_owned()), "{live:?}");
+        assert_eq!(copied, live, "a table the backup leaves out is lost on restore");
     }
 }

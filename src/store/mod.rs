@@ -140,3 +140,28 @@ impl Store {
         meta::schema_version(&tx)
     }
 }
+
+/// A store of its own for a unit test, in a folder removed afterwards.
+#[cfg(test)]
+pub(crate) struct Scratch {
+    pub store: Store,
+    pub dir: std::path::PathBuf,
+}
+
+#[cfg(test)]
+impl Scratch {
+    pub fn new(name: &str) -> Self {
+        let dir = std::env::temp_dir().join(format!("debrief-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let store = Store::open(&dir.join("debrief.redb")).unwrap();
+        Self { store, dir }
+    }
+}
+
+#[cfg(test)]
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
