@@ -40,8 +40,8 @@ pub fn delete_by_email(store: &Store, email: &str) -> OpResult<UserRecord> {
 /// An administrator's edit, validated like the user's own profile form; the
 /// LinkedIn address is kept. A changed email signs the user out everywhere.
 pub fn update_by_admin(store: &Store, id: UserId, mut input: ProfileInput) -> OpResult<UserRecord> {
-    let current = store.user(id)?.ok_or(crate::store::StoreError::NotFound)?;
-    input.linkedin_url = current.linkedin_url.clone();
-    let update = input.parse().map_err(OpError::Invalid)?;
-    Ok(store.update_profile(id, update, None)?)
+    store.change_profile(id, None, |current| {
+        input.linkedin_url = current.linkedin_url.clone();
+        input.parse().map_err(OpError::Invalid)
+    })
 }

@@ -8,9 +8,7 @@ use crate::store::Store;
 /// The template keeps its name: there is one, `default`.
 pub fn apply(store: &Store, mut input: TemplateInput) -> OpResult<EmailTemplate> {
     input.name = None;
-    let template = input.apply(&store.template()?).map_err(OpError::Invalid)?;
-    store.put_template(&template)?;
-    Ok(template)
+    store.change_template(|current| input.apply(current).map_err(OpError::Invalid))
 }
 
 /// Sets one field by its form name (`fromName`, `emailTitle`, …).
@@ -47,7 +45,5 @@ pub fn put(store: &Store, template: &EmailTemplate) -> OpResult<EmailTemplate> {
 }
 
 pub fn reset(store: &Store) -> OpResult<EmailTemplate> {
-    let template = EmailTemplate::default();
-    store.put_template(&template)?;
-    Ok(template)
+    store.change_template(|_| Ok(EmailTemplate::default()))
 }

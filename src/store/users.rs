@@ -57,26 +57,24 @@ impl Store {
     /// Changes the profile. A changed email must be free, and signs the
     /// user out everywhere but `keep` (the session making the change).
     pub fn update_profile(&self, id: UserId, update: ProfileUpdate, keep: Option<&TokenHash>) -> StoreResult<UserRecord> {
+        self.change_profile(id, keep, |_| Ok(update))
+    }
+
+    /// Applies the profile `change` makes of the stored record, read and
+    /// written in one transaction, so a field it carries over from the
+    /// record cannot undo a change made meanwhile. A changed email signs
+    /// the user out everywhere but `keep`.
+    pub fn change_profile<E: From<StoreError>>(
+        &self,
+        id: UserId,
+        keep: Option<&TokenHash>,
+        change: impl FnOnce(&UserRecord) -> Result<ProfileUpdate, E>,
+    ) -> Result<UserRecord, E> {
         let tx = self.write()?;
-        let mut user = get_user(&tx, id)?;
-        if update.email != user.email {
-            let mut by_email = tx.open_table(USERS_BY_EMAIL)?;
-            if by_email.get(update.email.as_str())?.is_some() {
-                return Err(StoreError::EmailTaken);
-            }
-            by_email.remove(user.email.as_str())?;
-            by_email.insert(update.email.as_str(), id)?;
-            drop(by_email);
-            sessions::revoke_user_sessions(&tx, id, keep)?;
-        }
-        user.first_name = update.first_name;
-        user.last_name = update.last_name;
-        user.email = update.email;
-        user.company = update.company;
-        user.position = update.position;
-        user.linkedin_url = update.linkedin_url;
-        put_user(&tx, &user)?;
-        tx.commit()?;
+        let user = get_user(&tx, id)?;
+        let update = change(&user)?;
+        let user = apply_profile(&tx, user, update, keep)?;
+        tx.commit().map_err(StoreError::from)?;
         Ok(user)
     }
 
@@ -126,4 +124,25 @@ pub(super) fn get_user(tx: &WriteTransaction, id: UserId) -> StoreResult<UserRec
 pub(super) fn put_user(tx: &WriteTransaction, user: &UserRecord) -> StoreResult<()> {
     tx.open_table(USERS)?.insert(user.id, encode(user)?.as_slice())?;
     Ok(())
+}
+
+fn apply_profile(tx: &WriteTransaction, mut user: UserRecord, update: ProfileUpdate, keep: Option<&TokenHash>) -> StoreResult<UserRecord> {
+    if update.email != user.email {
+        let mut by_email = tx.open_table(USERS_BY_EMAIL)?;
+        if by_email.get(update.email.as_str())?.is_some() {
+            return Err(StoreError::EmailTaken);
+        }
+        by_email.remove(user.email.as_str())?;
+        by_email.insert(update.email.as_str(), user.id)?;
+        drop(by_email);
+        sessions::revoke_user_sessions(tx, user.id, keep)?;
+    }
+    user.first_name = update.first_name;
+    user.last_name = update.last_name;
+    user.email = update.email;
+    user.company = update.company;
+    user.position = update.position;
+    user.linkedin_url = update.linkedin_url;
+    put_user(tx, &user)?;
+    Ok(user)
 }
