@@ -55,8 +55,9 @@ export function reviewStates(world) {
       title: "Start: session check (held)",
       as: null,
       open: async (page) => {
+        // A signed-in screen waits for the answer; a sign-in screen would not.
         await heldRoute(page, "**/api/auth/me");
-        await at(page, "/login");
+        await at(page, "/");
         await page.getByRole("status", { name: "Checking your session" }).waitFor();
       },
     },

@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { checkA11y, signUpAndLogIn, useApp } from "./harness.mjs";
+import { heldRoute } from "./screens-states.mjs";
 
 const app = useApp();
 
@@ -73,5 +74,28 @@ describe("signed in", () => {
       await checkA11y(page);
       await page.goto("/");
       await page.waitForURL((url) => url.pathname === "/login");
+    }));
+});
+
+describe("before the session check answers", () => {
+  test("a browser where nobody has signed in shows the sign-in form at once", (t) =>
+    app.run(t, async (page) => {
+      await heldRoute(page, "**/api/auth/me");
+      await page.goto("/login");
+      await page.getByRole("heading", { level: 1, name: "Welcome back" }).waitFor();
+      assert.equal(await page.getByRole("status", { name: "Checking your session" }).count(), 0);
+    }));
+
+  test("a browser that remembers a signed-in user waits for the answer instead", (t) =>
+    app.run(t, async (page) => {
+      await page.goto("/login");
+      await page.getByRole("heading", { level: 1, name: "Welcome back" }).waitFor();
+      await page.evaluate(() =>
+        localStorage.setItem("debrief.user", JSON.stringify({ id: 1, email: "kept@example.com", firstName: "Kept" })),
+      );
+      await heldRoute(page, "**/api/auth/me");
+      await page.reload();
+      await page.getByRole("status", { name: "Checking your session" }).waitFor();
+      assert.equal(await page.getByRole("heading", { name: "Welcome back" }).count(), 0);
     }));
 });
