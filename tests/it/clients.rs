@@ -98,6 +98,25 @@ fn another_users_clients_are_invisible_whatever_user_id_is_sent() {
 }
 
 #[test]
+fn a_stranger_can_neither_restart_nor_watch_another_users_job() {
+    let app = spawn_app();
+    let mut ana = signed_in_user(&app.url, "ana@example.com", PASSWORD);
+    let mut bob = signed_in_user(&app.url, "bob@example.com", PASSWORD);
+    let secret = create(&mut ana, "Secret Client");
+    // A recording gives the client a job, so only the owner check can refuse.
+    assert_eq!(upload(&app.url, ana.cookie.as_deref().unwrap(), secret, &wav(0.5)).0, 200);
+
+    for (method, path) in [
+        ("POST", format!("/api/clients/{secret}/job/retry")),
+        ("POST", format!("/api/clients/{secret}/summary/regenerate")),
+        ("GET", format!("/api/clients/{secret}/events")),
+    ] {
+        let body = (method == "POST").then(|| json!({}));
+        assert_eq!(bob.call(method, &path, body).status, 404, "{method} {path}");
+    }
+}
+
+#[test]
 fn client_calls_need_a_session() {
     let app = spawn_app();
     let mut anyone = Browser::new(&app.url);
