@@ -8,6 +8,10 @@ use crate::harness::{client, spawn_app, spawn_app_with};
 
 const PASSWORD: &str = "correct horse";
 const PNG_1PX: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+/// The opening of a Linux and of a Windows program: what a renamed
+/// executable would start with.
+pub const ELF: &[u8] = b"\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02\x00\x3e\x00\x01\x00\x00\x00";
+pub const PE: &[u8] = b"MZ\x90\x00\x03\x00\x00\x00\x04\x00\x00\x00\xff\xff\x00\x00\xb8\x00\x00\x00PE\x00\x00";
 
 fn client_data(name: &str) -> Value {
     json!({"clientData": {"name": name, "email": "jane@client.example", "phone": "+1 (555) 123-4567", "company": "Globex", "position": "CTO", "userId": 999}})
@@ -275,6 +279,8 @@ fn a_recording_that_is_not_wav_is_refused_and_leaves_nothing_behind() {
     let webm = [&[0x1A, 0x45, 0xDF, 0xA3][..], &[0u8; 5000]].concat();
     assert_eq!(upload(&app.url, &cookie, id, &webm).0, 415);
     assert_eq!(upload(&app.url, &cookie, id, b"<html><script>alert(1)</script></html>").0, 415);
+    assert_eq!(upload(&app.url, &cookie, id, &[ELF, &[0u8; 5000]].concat()).0, 415);
+    assert_eq!(upload(&app.url, &cookie, id, &[PE, &[0u8; 5000]].concat()).0, 415);
     let mut truncated = wav(1.0);
     truncated.truncate(10_000);
     assert_eq!(upload(&app.url, &cookie, id, &truncated).0, 400);
@@ -322,6 +328,18 @@ fn a_photo_is_checked_by_content_and_served_with_its_type() {
     assert_eq!(headers["content-type"], "image/png");
     assert_eq!(headers["x-content-type-options"], "nosniff");
     assert!(bytes.starts_with(b"\x89PNG"));
+}
+
+#[test]
+fn a_program_dressed_as_a_client_photo_is_refused() {
+    use base64::Engine;
+    let app = spawn_app();
+    let mut user = signed_in_user(&app.url, "program@example.com", PASSWORD);
+    let id = create(&mut user, "Program Client");
+    for program in [ELF, PE] {
+        let photo = format!("data:image/jpeg;base64,{}", base64::engine::general_purpose::STANDARD.encode(program));
+        assert_eq!(user.post(&format!("/api/clients/{id}/photo"), json!({"photo": photo})).status, 415, "{:?}", &program[..2]);
+    }
 }
 
 #[test]
