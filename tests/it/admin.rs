@@ -10,10 +10,10 @@ use crate::browser::{Browser, signed_in_user, signup_form};
 use crate::harness::{BIN, cli, spawn_app, spawn_app_with, spawn_with, text};
 
 const PASSWORD: &str = "correct horse";
-const ADMIN_PASSWORD: &str = "a long admin passphrase";
+pub const ADMIN_PASSWORD: &str = "a long admin passphrase";
 
 /// `debrief admin create --username NAME --password-stdin`.
-fn create_admin(data_dir: &std::path::Path, username: &str) -> std::process::Output {
+pub fn create_admin(data_dir: &std::path::Path, username: &str) -> std::process::Output {
     let mut child = Command::new(BIN)
         .args(["admin", "create", "--username", username, "--password-stdin", "--data-dir"])
         .arg(data_dir)
