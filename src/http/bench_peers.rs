@@ -3,6 +3,10 @@
 //! routes cost against what the server itself costs. They sit behind the
 //! same middleware as the real routes but look up no session, open no
 //! transaction and serialise nothing.
+//!
+//! One more route, `/api/bench-peers/panic`, fails on purpose: it is the
+//! only way to prove from outside that a bug in a handler costs one 500,
+//! not the server.
 
 use std::sync::{Arc, PoisonError, RwLock};
 
@@ -39,11 +43,18 @@ impl Canned {
     }
 }
 
+/// Stands for any bug that panics inside a handler.
+#[handler]
+async fn deliberate_panic() {
+    panic!("a deliberate panic, with details a client must never read");
+}
+
 /// `/api/bench-peers/clients` beside `GET /api/clients`, and
 /// `/api/bench-peers/me` beside `GET /api/auth/me`.
 pub fn router() -> Router {
-    ["clients", "me"].into_iter().fold(Router::with_path("bench-peers"), |router, name| {
+    let peers = ["clients", "me"].into_iter().fold(Router::with_path("bench-peers"), |router, name| {
         let peer = Canned::default();
         router.push(Router::with_path(name).get(peer.clone()).put(peer))
-    })
+    });
+    peers.push(Router::with_path("panic").get(deliberate_panic))
 }

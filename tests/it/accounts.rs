@@ -15,6 +15,12 @@ fn assert_clean(reply: &crate::browser::Reply) {
     assert!(!reply.text.to_lowercase().contains("passwordhash"), "{}", reply.text);
 }
 
+/// `bytes` as the browser would send a photo, claiming to be a PNG.
+fn data_url(bytes: &[u8]) -> String {
+    use base64::Engine;
+    format!("data:image/png;base64,{}", base64::engine::general_purpose::STANDARD.encode(bytes))
+}
+
 struct Scenario {
     name: &'static str,
     method: &'static str,
@@ -44,6 +50,8 @@ fn the_account_api_answers_each_scenario_as_specified() {
         Scenario { name: "a reset confirmation with a made-up token", method: "POST", path: "/api/auth/reset-password/confirm", body: Some(json!({"token": "x".repeat(43), "password": "a new password", "confirmPassword": "a new password"})), signed_in: false, status: 400, contains: &["This reset link is invalid or has expired"], absent: &[] },
         Scenario { name: "a wrong current password", method: "PUT", path: "/api/profile/password", body: Some(json!({"currentPassword": "wrong horse", "password": "a new password", "confirmPassword": "a new password"})), signed_in: true, status: 400, contains: &["Current password is incorrect", "currentPassword"], absent: &[] },
         Scenario { name: "a picture that is HTML", method: "POST", path: "/api/profile/picture", body: Some(json!({"picture": "data:image/png;base64,PGh0bWw+PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0PjwvaHRtbD4="})), signed_in: true, status: 415, contains: &["JPEG, PNG or WebP"], absent: &[] },
+        Scenario { name: "a picture that is a Linux program", method: "POST", path: "/api/profile/picture", body: Some(json!({"picture": data_url(crate::clients::ELF)})), signed_in: true, status: 415, contains: &["JPEG, PNG or WebP"], absent: &[] },
+        Scenario { name: "a picture that is a Windows program", method: "POST", path: "/api/profile/picture", body: Some(json!({"picture": data_url(crate::clients::PE)})), signed_in: true, status: 415, contains: &["JPEG, PNG or WebP"], absent: &[] },
         Scenario { name: "a picture over the limit", method: "POST", path: "/api/profile/picture", body: Some(json!({"picture": format!("data:image/png;base64,{}", "A".repeat(1_100_000))})), signed_in: true, status: 413, contains: &[], absent: &[] },
     ];
     for s in scenarios {
@@ -91,6 +99,14 @@ fn every_validation_message_reaches_the_client_as_a_field_error() {
             }
         }
     }
+}
+
+#[test]
+fn a_login_announced_over_the_json_limit_is_refused_with_413_before_it_is_read() {
+    let app = spawn_app();
+    // One byte over the 64 KiB a sign-in form may take; no body follows.
+    let status = crate::harness::status_before_body(&app.url, "/api/auth/login", "", "application/json", 64 * 1024 + 1);
+    assert_eq!(status, 413);
 }
 
 #[test]

@@ -10,10 +10,10 @@ use crate::browser::{Browser, signed_in_user, signup_form};
 use crate::harness::{BIN, cli, spawn_app, spawn_app_with, spawn_with, text};
 
 const PASSWORD: &str = "correct horse";
-const ADMIN_PASSWORD: &str = "a long admin passphrase";
+pub const ADMIN_PASSWORD: &str = "a long admin passphrase";
 
 /// `debrief admin create --username NAME --password-stdin`.
-fn create_admin(data_dir: &std::path::Path, username: &str) -> std::process::Output {
+pub fn create_admin(data_dir: &std::path::Path, username: &str) -> std::process::Output {
     let mut child = Command::new(BIN)
         .args(["admin", "create", "--username", username, "--password-stdin", "--data-dir"])
         .arg(data_dir)
@@ -102,6 +102,38 @@ fn a_deleted_admins_session_stops_working_at_once() {
     assert_eq!(admin.get("/api/admin/users").status, 200);
     assert!(cli(&app.data_dir, &["admin", "delete", "leaving"]).status.success());
     assert_eq!(admin.get("/api/admin/users").status, 401);
+}
+
+#[test]
+fn the_admin_session_token_is_never_in_the_login_body() {
+    let app = spawn_app();
+    assert!(create_admin(&app.data_dir, "quiet").status.success());
+    let login = Browser::new(&app.url).post("/api/admin/login", json!({"username": "quiet", "password": ADMIN_PASSWORD}));
+    let cookie = login.set_cookie.iter().find_map(|c| c.strip_prefix("debrief_admin=")).expect("an admin cookie");
+    let token = cookie.split(';').next().unwrap();
+    assert!(!token.is_empty() && !login.text.contains(token), "{}", login.text);
+}
+
+#[test]
+fn an_admin_login_ends_the_admin_session_the_browser_had() {
+    let app = spawn_app();
+    assert!(create_admin(&app.data_dir, "rotating").status.success());
+    let mut admin = admin_browser(&app.url, "rotating");
+    let first = admin.extra_cookie.clone();
+    admin.post("/api/admin/login", json!({"username": "rotating", "password": ADMIN_PASSWORD}));
+    let mut replay = Browser { extra_cookie: first, ..Browser::new(&app.url) };
+    assert_eq!(replay.get("/api/admin/session").status, 401);
+}
+
+#[test]
+fn an_admin_cookie_kept_after_logout_is_worthless() {
+    let app = spawn_app();
+    assert!(create_admin(&app.data_dir, "outgoing").status.success());
+    let mut admin = admin_browser(&app.url, "outgoing");
+    let kept = admin.extra_cookie.clone();
+    admin.post("/api/admin/logout", json!({}));
+    let mut replay = Browser { extra_cookie: kept, ..Browser::new(&app.url) };
+    assert_eq!(replay.get("/api/admin/session").status, 401);
 }
 
 #[test]

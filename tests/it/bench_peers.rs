@@ -39,3 +39,18 @@ fn with_the_flag_each_peer_answers_what_was_put_there() {
     let refused = browser.put(PEERS[0], json!([]));
     assert_eq!(refused.status, 403, "the API's origin check applies: {}", refused.text);
 }
+
+#[test]
+fn a_panicking_handler_answers_500_with_a_generic_json_message() {
+    let app = spawn_app_with(&["--bench-peers"]);
+    let reply = Browser::new(&app.url).get("/api/bench-peers/panic");
+    assert_eq!((reply.status, reply.body), (500, json!({"message": "Internal Server Error"})), "{}", reply.text);
+}
+
+#[test]
+fn the_server_keeps_serving_after_a_handler_panics() {
+    let app = spawn_app_with(&["--bench-peers"]);
+    let mut browser = Browser::new(&app.url);
+    browser.get("/api/bench-peers/panic");
+    assert_eq!(browser.get("/api/health").status, 200);
+}

@@ -8,6 +8,10 @@ use crate::harness::{client, spawn_app, spawn_app_with};
 
 const PASSWORD: &str = "correct horse";
 const PNG_1PX: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+/// The opening of a Linux and of a Windows program: what a renamed
+/// executable would start with.
+pub const ELF: &[u8] = b"\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02\x00\x3e\x00\x01\x00\x00\x00";
+pub const PE: &[u8] = b"MZ\x90\x00\x03\x00\x00\x00\x04\x00\x00\x00\xff\xff\x00\x00\xb8\x00\x00\x00PE\x00\x00";
 
 fn client_data(name: &str) -> Value {
     json!({"clientData": {"name": name, "email": "jane@client.example", "phone": "+1 (555) 123-4567", "company": "Globex", "position": "CTO", "userId": 999}})
@@ -95,6 +99,25 @@ fn another_users_clients_are_invisible_whatever_user_id_is_sent() {
     assert_eq!(still.body["name"], "Secret Client");
     assert_eq!(still.body["userId"].as_u64(), Some(ana_id), "a userId in the body never sets the owner");
     assert_eq!(ana.get("/api/clients").body.as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn a_stranger_can_neither_restart_nor_watch_another_users_job() {
+    let app = spawn_app();
+    let mut ana = signed_in_user(&app.url, "ana@example.com", PASSWORD);
+    let mut bob = signed_in_user(&app.url, "bob@example.com", PASSWORD);
+    let secret = create(&mut ana, "Secret Client");
+    // A recording gives the client a job, so only the owner check can refuse.
+    assert_eq!(upload(&app.url, ana.cookie.as_deref().unwrap(), secret, &wav(0.5)).0, 200);
+
+    for (method, path) in [
+        ("POST", format!("/api/clients/{secret}/job/retry")),
+        ("POST", format!("/api/clients/{secret}/summary/regenerate")),
+        ("GET", format!("/api/clients/{secret}/events")),
+    ] {
+        let body = (method == "POST").then(|| json!({}));
+        assert_eq!(bob.call(method, &path, body).status, 404, "{method} {path}");
+    }
 }
 
 #[test]
@@ -256,6 +279,8 @@ fn a_recording_that_is_not_wav_is_refused_and_leaves_nothing_behind() {
     let webm = [&[0x1A, 0x45, 0xDF, 0xA3][..], &[0u8; 5000]].concat();
     assert_eq!(upload(&app.url, &cookie, id, &webm).0, 415);
     assert_eq!(upload(&app.url, &cookie, id, b"<html><script>alert(1)</script></html>").0, 415);
+    assert_eq!(upload(&app.url, &cookie, id, &[ELF, &[0u8; 5000]].concat()).0, 415);
+    assert_eq!(upload(&app.url, &cookie, id, &[PE, &[0u8; 5000]].concat()).0, 415);
     let mut truncated = wav(1.0);
     truncated.truncate(10_000);
     assert_eq!(upload(&app.url, &cookie, id, &truncated).0, 400);
@@ -280,6 +305,15 @@ fn an_oversized_recording_is_refused_with_413_before_it_is_read() {
 }
 
 #[test]
+fn a_client_announced_over_the_json_limit_is_refused_with_413_before_it_is_read() {
+    let app = spawn_app();
+    let user = signed_in_user(&app.url, "announced@example.com", PASSWORD);
+    // One byte over the 64 KiB a client form may take; no body follows.
+    let status = crate::harness::status_before_body(&app.url, "/api/clients", user.cookie.as_deref().unwrap(), "application/json", 64 * 1024 + 1);
+    assert_eq!(status, 413);
+}
+
+#[test]
 fn a_photo_is_checked_by_content_and_served_with_its_type() {
     let app = spawn_app();
     let mut user = signed_in_user(&app.url, "photo@example.com", PASSWORD);
@@ -294,6 +328,18 @@ fn a_photo_is_checked_by_content_and_served_with_its_type() {
     assert_eq!(headers["content-type"], "image/png");
     assert_eq!(headers["x-content-type-options"], "nosniff");
     assert!(bytes.starts_with(b"\x89PNG"));
+}
+
+#[test]
+fn a_program_dressed_as_a_client_photo_is_refused() {
+    use base64::Engine;
+    let app = spawn_app();
+    let mut user = signed_in_user(&app.url, "program@example.com", PASSWORD);
+    let id = create(&mut user, "Program Client");
+    for program in [ELF, PE] {
+        let photo = format!("data:image/jpeg;base64,{}", base64::engine::general_purpose::STANDARD.encode(program));
+        assert_eq!(user.post(&format!("/api/clients/{id}/photo"), json!({"photo": photo})).status, 415, "{:?}", &program[..2]);
+    }
 }
 
 #[test]

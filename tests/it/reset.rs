@@ -10,9 +10,14 @@ use crate::smtp::SmtpServer;
 
 const PASSWORD: &str = "correct horse";
 
-/// The reset link in an email, with quoted-printable soft breaks undone.
+/// An email's text with quoted-printable soft breaks undone.
+fn unfold(message: &str) -> String {
+    message.replace("=\r\n", "").replace("=\n", "").replace("=3D", "=")
+}
+
+/// The reset link in an email.
 fn link_in(message: &str) -> String {
-    let unfolded = message.replace("=\r\n", "").replace("=\n", "").replace("=3D", "=");
+    let unfolded = unfold(message);
     let start = unfolded.find("/reset-password?token=").expect("a reset link in the email");
     let token: String = unfolded[start + "/reset-password?token=".len()..]
         .chars()
@@ -62,6 +67,36 @@ fn a_reset_sent_through_smtp_sets_a_new_password_from_the_emailed_link() {
     assert_eq!(phone.get("/api/auth/me").status, 401, "every session ends with a reset");
     let signed_in = anyone.post("/api/auth/login", json!({"email": "reset@example.com", "password": "a brand new password"}));
     assert_eq!(signed_in.status, 200);
+}
+
+#[test]
+fn the_emailed_reset_token_is_43_url_safe_characters() {
+    let app = spawn_app();
+    signed_in_user(&app.url, "strong@example.com", PASSWORD);
+    Browser::new(&app.url).post("/api/auth/reset-password", json!({"email": "strong@example.com"}));
+    let message = wait_for(|| outbox_messages(&app.data_dir).into_iter().next());
+    // Read up to the end of the link, not just its URL-safe part, so that
+    // any other character in the token shows.
+    let unfolded = unfold(&message);
+    let rest = &unfolded[unfolded.find("/reset-password?token=").expect("a reset link") + "/reset-password?token=".len()..];
+    let token: String = rest.chars().take_while(|c| !c.is_whitespace() && !"\"'<>&".contains(*c)).collect();
+    // 43 base64url characters carry 256 random bits.
+    assert!(token.len() == 43 && token.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_'), "{token:?}");
+}
+
+#[test]
+fn the_database_keeps_no_copy_of_a_reset_token() {
+    use base64::Engine;
+    let mut app = spawn_app();
+    signed_in_user(&app.url, "hashed@example.com", PASSWORD);
+    Browser::new(&app.url).post("/api/auth/reset-password", json!({"email": "hashed@example.com"}));
+    let token = link_in(&wait_for(|| outbox_messages(&app.data_dir).into_iter().next()));
+    assert!(app.terminate().success());
+    let database = std::fs::read(app.data_dir.join("debrief.redb")).unwrap();
+    // Neither the link's text nor the random bytes it encodes.
+    let raw = base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(&token).unwrap();
+    let found = |needle: &[u8]| database.windows(needle.len()).any(|w| w == needle);
+    assert!(!found(token.as_bytes()) && !found(&raw), "the token is stored as it was sent");
 }
 
 #[test]

@@ -2,6 +2,10 @@
 
 use std::sync::Arc;
 
+use serde_json::json;
+
+use crate::admin::{ADMIN_PASSWORD, create_admin};
+use crate::browser::signup_form;
 use crate::harness::spawn_with;
 use x509_parser::prelude::*;
 
@@ -9,6 +13,18 @@ fn agent_trusting(ca_pem: &[u8]) -> ureq::Agent {
     let ca = ureq::tls::Certificate::from_pem(ca_pem).unwrap();
     let tls = ureq::tls::TlsConfig::builder().root_certs(ureq::tls::RootCerts::Specific(Arc::new(vec![ca]))).build();
     ureq::Agent::config_builder().tls_config(tls).http_status_as_error(false).build().new_agent()
+}
+
+/// The `name` cookie that a JSON POST to `url` sets.
+fn cookie_set_by(agent: &ureq::Agent, url: &str, body: serde_json::Value, name: &str) -> String {
+    let res = agent.post(url).header("Content-Type", "application/json").send(body.to_string().as_bytes()).unwrap();
+    let prefix = format!("{name}=");
+    let mut set = res.headers().get_all("set-cookie").iter().map(|v| v.to_str().unwrap().to_owned());
+    set.find(|c| c.starts_with(&prefix)).unwrap_or_else(|| panic!("{url} set no {name} cookie"))
+}
+
+fn is_secure(cookie: &str) -> bool {
+    cookie.split(';').any(|attribute| attribute.trim().eq_ignore_ascii_case("secure"))
 }
 
 #[test]
@@ -127,4 +143,27 @@ fn a_certificate_of_ones_own_is_served_as_given() {
     let status = agent_trusting(cert.pem().as_bytes()).get(format!("{}/api/health", app.url)).call().unwrap().status();
     assert_eq!(status, 200);
     assert!(!data.join("tls/ca.pem").exists(), "no local authority is made when a certificate is given");
+}
+
+#[test]
+fn the_session_cookie_is_secure_over_https() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = spawn_with(dir.path(), &[]).unwrap();
+    let agent = agent_trusting(&std::fs::read(dir.path().join("tls/ca.pem")).unwrap());
+    let signup = agent.post(format!("{}/api/auth/signup", app.url)).header("Content-Type", "application/json");
+    signup.send(signup_form("secure@example.com", "correct horse").to_string().as_bytes()).unwrap();
+    let login = json!({"email": "secure@example.com", "password": "correct horse"});
+    let cookie = cookie_set_by(&agent, &format!("{}/api/auth/login", app.url), login, "debrief_session");
+    assert!(is_secure(&cookie), "{cookie}");
+}
+
+#[test]
+fn the_admin_cookie_is_secure_over_https() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = spawn_with(dir.path(), &[]).unwrap();
+    assert!(create_admin(dir.path(), "secure-admin").status.success());
+    let agent = agent_trusting(&std::fs::read(dir.path().join("tls/ca.pem")).unwrap());
+    let login = json!({"username": "secure-admin", "password": ADMIN_PASSWORD});
+    let cookie = cookie_set_by(&agent, &format!("{}/api/admin/login", app.url), login, "debrief_admin");
+    assert!(is_secure(&cookie), "{cookie}");
 }
