@@ -114,26 +114,31 @@ fn the_admin_session_token_is_never_in_the_login_body() {
     assert!(!token.is_empty() && !login.text.contains(token), "{}", login.text);
 }
 
+/// The status the admin cookie a browser had before `end` gets afterwards.
+fn old_admin_cookie_after(name: &str, end: impl FnOnce(&mut Browser)) -> u16 {
+    let app = spawn_app();
+    assert!(create_admin(&app.data_dir, name).status.success());
+    let mut admin = admin_browser(&app.url, name);
+    let kept = admin.extra_cookie.clone();
+    end(&mut admin);
+    let mut replay = Browser { extra_cookie: kept, ..Browser::new(&app.url) };
+    replay.get("/api/admin/session").status
+}
+
 #[test]
 fn an_admin_login_ends_the_admin_session_the_browser_had() {
-    let app = spawn_app();
-    assert!(create_admin(&app.data_dir, "rotating").status.success());
-    let mut admin = admin_browser(&app.url, "rotating");
-    let first = admin.extra_cookie.clone();
-    admin.post("/api/admin/login", json!({"username": "rotating", "password": ADMIN_PASSWORD}));
-    let mut replay = Browser { extra_cookie: first, ..Browser::new(&app.url) };
-    assert_eq!(replay.get("/api/admin/session").status, 401);
+    let status = old_admin_cookie_after("rotating", |admin| {
+        admin.post("/api/admin/login", json!({"username": "rotating", "password": ADMIN_PASSWORD}));
+    });
+    assert_eq!(status, 401);
 }
 
 #[test]
 fn an_admin_cookie_kept_after_logout_is_worthless() {
-    let app = spawn_app();
-    assert!(create_admin(&app.data_dir, "outgoing").status.success());
-    let mut admin = admin_browser(&app.url, "outgoing");
-    let kept = admin.extra_cookie.clone();
-    admin.post("/api/admin/logout", json!({}));
-    let mut replay = Browser { extra_cookie: kept, ..Browser::new(&app.url) };
-    assert_eq!(replay.get("/api/admin/session").status, 401);
+    let status = old_admin_cookie_after("outgoing", |admin| {
+        admin.post("/api/admin/logout", json!({}));
+    });
+    assert_eq!(status, 401);
 }
 
 #[test]
