@@ -102,14 +102,6 @@ fn every_validation_message_reaches_the_client_as_a_field_error() {
 }
 
 #[test]
-fn a_login_announced_over_the_json_limit_is_refused_with_413_before_it_is_read() {
-    let app = spawn_app();
-    // One byte over the 64 KiB a sign-in form may take; no body follows.
-    let status = crate::harness::status_before_body(&app.url, "/api/auth/login", "", "application/json", 64 * 1024 + 1);
-    assert_eq!(status, 413);
-}
-
-#[test]
 fn an_unknown_email_and_a_wrong_password_cannot_be_told_apart() {
     let app = spawn_app();
     signed_in_user(&app.url, "known@example.com", PASSWORD);

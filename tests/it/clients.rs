@@ -305,15 +305,6 @@ fn an_oversized_recording_is_refused_with_413_before_it_is_read() {
 }
 
 #[test]
-fn a_client_announced_over_the_json_limit_is_refused_with_413_before_it_is_read() {
-    let app = spawn_app();
-    let user = signed_in_user(&app.url, "announced@example.com", PASSWORD);
-    // One byte over the 64 KiB a client form may take; no body follows.
-    let status = crate::harness::status_before_body(&app.url, "/api/clients", user.cookie.as_deref().unwrap(), "application/json", 64 * 1024 + 1);
-    assert_eq!(status, 413);
-}
-
-#[test]
 fn a_photo_is_checked_by_content_and_served_with_its_type() {
     let app = spawn_app();
     let mut user = signed_in_user(&app.url, "photo@example.com", PASSWORD);
