@@ -262,3 +262,15 @@ fn an_expired_session_is_refused() {
     std::thread::sleep(std::time::Duration::from_millis(1200));
     assert_eq!(user.get("/api/auth/me").status, 401);
 }
+
+#[test]
+fn a_json_body_announced_over_its_limit_is_refused_before_it_is_sent() {
+    let app = spawn_app();
+    let mut user = signed_in_user(&app.url, "big@example.com", PASSWORD);
+    let id = crate::clients::create(&mut user, "Big Client");
+    let cookie = user.cookie.clone().unwrap();
+    for (path, length) in [("/api/auth/login".to_owned(), 65 * 1024), ("/api/profile/picture".into(), 64 << 20), (format!("/api/clients/{id}/photo"), 64 << 20)] {
+        assert_eq!(crate::harness::status_before_body(&app.url, &path, &cookie, "application/json", length), 413, "{path}");
+    }
+    assert_eq!(user.get("/api/auth/me").status, 200, "the server goes on serving");
+}

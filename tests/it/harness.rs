@@ -135,15 +135,16 @@ pub fn text(out: &[u8]) -> String {
     String::from_utf8_lossy(out).into_owned()
 }
 
-/// Sends only the head of a POST announcing `content_length` bytes and
-/// returns the status the server answers before any body arrives.
+/// Sends only the head of a POST announcing `content_length` bytes, waiting
+/// for "100 Continue" as careful clients do, and returns the status the
+/// server answers before any body arrives.
 pub fn status_before_body(base: &str, path: &str, cookie: &str, content_type: &str, content_length: u64) -> u16 {
     use std::io::{Read, Write};
     let address = base.trim_start_matches("http://");
     let mut stream = std::net::TcpStream::connect(address).unwrap();
     let head = format!(
         "POST {path} HTTP/1.1\r\nHost: {address}\r\nOrigin: {base}\r\nCookie: debrief_session={cookie}\r\n\
-         Content-Type: {content_type}\r\nContent-Length: {content_length}\r\n\r\n"
+         Content-Type: {content_type}\r\nContent-Length: {content_length}\r\nExpect: 100-continue\r\n\r\n"
     );
     stream.write_all(head.as_bytes()).unwrap();
     stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
