@@ -18,6 +18,9 @@ pub async fn send(req: &Request, res: &mut Response, store: &Store, id: u64, mis
     headers.insert(header::CONTENT_TYPE, HeaderValue::from_str(&info.content_type).map_err(AppError::internal)?);
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("private, max-age=31536000, immutable"));
     headers.insert(header::ACCEPT_RANGES, HeaderValue::from_static("bytes"));
+    // Opened on its own, a stored file is inert: no script, no plugin, no
+    // origin, even if a browser someday took it for a page.
+    headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static("default-src 'none'; sandbox"));
     let (start, end) = match span {
         Span::Whole => (0, info.size),
         Span::Part { start, end } => {

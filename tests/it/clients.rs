@@ -322,6 +322,42 @@ fn a_photo_is_checked_by_content_and_served_with_its_type() {
 }
 
 #[test]
+fn markup_in_free_text_is_kept_byte_for_byte() {
+    let app = spawn_app();
+    let mut user = signed_in_user(&app.url, "markup@example.com", PASSWORD);
+    let id = create(&mut user, "Markup Client");
+    let markup = "<img src=x onerror=alert(1)> & \"quoted\" <script>x</script>";
+    let fields = json!({"name": "Markup Client", "email": "jane@client.example", "phone": "+1 (555) 123-4567", "company": markup, "position": markup, "summary": markup, "nextSteps": markup});
+    let patched = user.call("PATCH", &format!("/api/clients/{id}"), Some(fields));
+    assert_eq!(patched.status, 200, "{}", patched.text);
+    let read = user.get(&format!("/api/clients/{id}"));
+    for field in ["company", "position", "summary", "nextSteps"] {
+        assert_eq!(read.body[field], markup, "{field}");
+    }
+}
+
+#[test]
+fn every_stored_file_is_served_inert_with_nosniff_and_a_sandbox() {
+    let app = spawn_app();
+    let mut user = signed_in_user(&app.url, "inert@example.com", PASSWORD);
+    let cookie = user.cookie.clone().unwrap();
+    let id = create(&mut user, "Inert Client");
+    let photo = user.post(&format!("/api/clients/{id}/photo"), json!({"photo": format!("data:image/png;base64,{PNG_1PX}")}));
+    let picture = user.post("/api/profile/picture", json!({"picture": format!("data:image/png;base64,{PNG_1PX}")}));
+    assert_eq!(upload(&app.url, &cookie, id, &wav(0.2)).0, 200);
+    let recording = user.get(&format!("/api/clients/{id}"));
+    for url in [&photo.body["photoUrl"], &picture.body["profileImageUrl"], &recording.body["recordingUrl"]] {
+        let url = url.as_str().expect("a file URL");
+        for range in [None, Some("bytes=0-3")] {
+            let (status, _, headers) = get_bytes(&app.url, &cookie, url, range);
+            assert!(status == 200 || status == 206, "{url}: {status}");
+            assert_eq!(headers["x-content-type-options"], "nosniff", "{url}");
+            assert_eq!(headers["content-security-policy"], "default-src 'none'; sandbox", "{url}");
+        }
+    }
+}
+
+#[test]
 fn a_program_dressed_as_a_client_photo_is_refused() {
     use base64::Engine;
     let app = spawn_app();
