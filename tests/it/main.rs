@@ -19,6 +19,7 @@ mod jobs;
 mod models;
 mod reset;
 mod serving;
+mod sign_in;
 mod summarise;
 mod tls;
 mod vosk;
