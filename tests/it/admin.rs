@@ -249,6 +249,52 @@ fn the_template_set_from_the_cli_while_serving_is_what_the_dashboard_reads() {
 }
 
 #[test]
+fn another_sites_page_can_neither_delete_a_client_nor_write_as_an_admin() {
+    let app = spawn_app();
+    assert!(create_admin(&app.data_dir, "boss").status.success());
+    let mut user = signed_in_user(&app.url, "target@example.com", PASSWORD);
+    let id = crate::clients::create(&mut user, "Kept Client");
+    let mut admin = admin_browser(&app.url, "boss");
+    user.origin = Some("https://evil.example.com".into());
+    admin.origin = Some("https://evil.example.com".into());
+    for reply in [user.delete(&format!("/api/clients/{id}")), admin.put("/api/admin/email-template", json!({"fromName": "Evil"}))] {
+        assert_eq!(reply.status, 403, "{}", reply.text);
+        assert!(reply.text.contains("Cross-site request refused"));
+    }
+    // A browser that leaves Origin out still says where the call came from.
+    let cross_site = crate::harness::client()
+        .delete(format!("{}/api/clients/{id}", app.url))
+        .header("Cookie", format!("debrief_session={}", user.cookie.clone().unwrap()))
+        .header("Sec-Fetch-Site", "cross-site")
+        .call()
+        .unwrap();
+    assert_eq!(cross_site.status(), 403);
+    user.origin = Some(app.url.clone());
+    assert_eq!(user.get(&format!("/api/clients/{id}")).status, 200, "the client is still there");
+    admin.origin = Some(app.url.clone());
+    assert_eq!(admin.get("/api/admin/email-template").body["fromName"], "Debrief Support");
+}
+
+#[test]
+fn a_template_header_with_any_line_break_is_refused_and_the_saved_one_kept() {
+    let app = spawn_app();
+    assert!(create_admin(&app.data_dir, "boss").status.success());
+    let mut admin = admin_browser(&app.url, "boss");
+    for (field, value, message) in [
+        ("fromName", "Acme\rBcc: eve@example.com", "From name contains characters that are not allowed"),
+        ("fromName", "Acme\nBcc: eve@example.com", "From name contains characters that are not allowed"),
+        ("emailTitle", "Notes\rBcc: eve@example.com", "Email title contains characters that are not allowed"),
+        ("emailTitle", "Notes\r\nBcc: eve@example.com", "Email title contains characters that are not allowed"),
+    ] {
+        let refused = admin.put("/api/admin/email-template", json!({ field: value }));
+        assert_eq!(refused.status, 400, "{field} {value:?}: {}", refused.text);
+        assert!(refused.text.contains(message), "{}", refused.text);
+    }
+    let kept = admin.get("/api/admin/email-template");
+    assert_eq!((kept.body["fromName"].as_str(), kept.body["emailTitle"].as_str()), (Some("Debrief Support"), Some("Meeting Summary - [client name]")));
+}
+
+#[test]
 fn a_backup_taken_under_write_load_restores_every_acknowledged_write() {
     let app = spawn_app();
     let base = app.url.clone();

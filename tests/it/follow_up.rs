@@ -204,3 +204,41 @@ fn outbox_files_older_than_the_retention_are_removed() {
     assert!(!old.exists(), "an email past the retention is removed");
     assert!(fresh.exists());
 }
+
+#[test]
+fn a_follow_up_the_mail_server_refuses_gets_a_generic_error_and_is_not_marked_sent() {
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap();
+    let app = spawn_app_with(&["--smtp-url", &format!("smtp://{closed}"), "--mail-from", "debrief@example.com"]);
+    let mut ana = signed_in_user(&app.url, "ana@consulting.example", PASSWORD);
+    let id = client_with_summary(&mut ana);
+    let sent = ana.post(&format!("/api/clients/{id}/send-email"), json!({}));
+    assert_eq!(sent.status, 502);
+    assert_eq!(sent.text, r#"{"message":"Failed to send email"}"#, "the reason stays in the log");
+    assert!(app.printed().contains("Connection refused"), "the log says why: {}", app.printed());
+    assert_eq!(ana.get(&format!("/api/clients/{id}")).body["emailedAt"], Value::Null);
+}
+
+#[test]
+fn a_stored_name_with_a_carriage_return_is_refused_at_sending_not_a_crash() {
+    use debrief::domain::client::{ContactDetails, Texts};
+    let mut app = spawn_app();
+    let mut ana = signed_in_user(&app.url, "ana@consulting.example", PASSWORD);
+    let id = client_with_summary(&mut ana);
+    assert!(app.terminate().success());
+    // Validation refuses such a name; a record from before that rule (or
+    // written by a bug) must still never reach a mail header.
+    {
+        let store = debrief::store::Store::open(&app.data_dir.join("debrief.redb")).unwrap();
+        let record = store.all_clients().unwrap().into_iter().find(|c| c.id == id).unwrap();
+        let details = ContactDetails { name: "Jane\rBcc: eve@example.com".into(), email: record.email, phone: record.phone, company: record.company, position: record.position };
+        store.update_client(record.owner, record.id, details, Texts { summary: record.summary, next_steps: record.next_steps }).unwrap();
+    }
+    let again = crate::harness::spawn_with(&app.data_dir, &["--http"]).unwrap();
+    let mut ana = Browser::new(&again.url).with_cookie(ana.cookie.clone());
+    let sent = ana.post(&format!("/api/clients/{id}/send-email"), json!({}));
+    assert_eq!(sent.status, 400, "{}", sent.text);
+    assert!(sent.body["message"].as_str().unwrap().starts_with("The email cannot be sent"), "{}", sent.text);
+    assert_eq!(ana.get("/api/health").status, 200);
+    let filed = std::fs::read_dir(again.data_dir.join("outbox")).map_or(0, |d| d.count());
+    assert_eq!(filed, 0, "nothing was filed");
+}

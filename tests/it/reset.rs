@@ -167,3 +167,40 @@ fn the_cli_prints_a_working_reset_link_while_the_server_runs_and_when_it_does_no
     assert_eq!(anyone.post("/api/auth/reset-password/confirm", new_password(&link_in(&offline), "set offline")).status, 200);
     assert_eq!(anyone.post("/api/auth/login", json!({"email": "cli@example.com", "password": "set offline"})).status, 200);
 }
+
+#[test]
+fn the_reset_link_names_the_configured_address_whatever_host_the_request_claims() {
+    use std::io::{Read, Write};
+    let app = spawn_app_with(&["--public-url", "https://debrief.example.com"]);
+    signed_in_user(&app.url, "forged@example.com", PASSWORD);
+    let address = app.url.trim_start_matches("http://");
+    let body = json!({"email": "forged@example.com"}).to_string();
+    let mut stream = std::net::TcpStream::connect(address).unwrap();
+    write!(
+        stream,
+        "POST /api/auth/reset-password HTTP/1.1\r\nHost: evil.example\r\nX-Forwarded-Host: evil.example\r\n\
+         X-Forwarded-Proto: http\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    let message = unfold(&wait_for(|| outbox_messages(&app.data_dir).into_iter().next()));
+    assert!(message.contains("https://debrief.example.com/reset-password?token="), "{message}");
+    assert!(!message.contains("evil.example"), "{message}");
+}
+
+#[test]
+fn a_reset_email_the_mail_server_refuses_is_logged_without_its_token() {
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap();
+    let app = spawn_app_with(&["--smtp-url", &format!("smtp://{closed}"), "--mail-from", "debrief@example.com"]);
+    signed_in_user(&app.url, "unlucky@example.com", PASSWORD);
+    let reply = Browser::new(&app.url).post("/api/auth/reset-password", json!({"email": "unlucky@example.com"}));
+    assert_eq!(reply.status, 200, "the answer never depends on the mail server");
+    let log = wait_for(|| Some(app.printed()).filter(|p| p.contains("sending a password-reset email")));
+    assert!(!log.contains("token="), "{log}");
+    // No run of 43 URL-safe characters (a token) anywhere in the log.
+    let longest_run = log.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_')).map(str::len).max().unwrap_or(0);
+    assert!(longest_run < 43, "{log}");
+}
