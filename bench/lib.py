@@ -26,6 +26,8 @@ class Row:
     peer: str = "—"
     ratio: float | None = None
     values: dict = field(default_factory=dict)
+    # Requests that failed while measuring: any fails even a quick pass.
+    errors: int = 0
 
 
 def median(xs):

@@ -84,8 +84,12 @@ def main():
                    "rows": [r.__dict__ for r in rows]}, f, indent=2)
 
     measured = all(r.ours != "not measured" for r in rows)
-    # A quick pass proves every row is produced; a full run also holds the budgets.
-    sys.exit(0 if measured and (args.quick or all(r.passed for r in rows)) else 1)
+    failed_requests = {r.measure: r.errors for r in rows if r.errors}
+    for measure, count in failed_requests.items():
+        print(f"{measure}: {count} request(s) failed under load", file=sys.stderr)
+    # A quick pass proves every row is produced without a failed request; a
+    # full run also holds the budgets.
+    sys.exit(0 if measured and not failed_requests and (args.quick or all(r.passed for r in rows)) else 1)
 
 
 if __name__ == "__main__":

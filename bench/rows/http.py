@@ -35,6 +35,9 @@ THREADS = 1
 # list for the 30 s asked of it; the session lookup, a lighter question
 # whose req/s settles sooner, for 10.
 LIST_SECONDS, ME_SECONDS, QUICK_SECONDS = 30, 10, 3
+# The quick pass in CI still loads the list for 10 s a side, and any failed
+# request fails it: zero errors under load is a requirement, not a budget.
+LIST_QUICK_SECONDS = 10
 WARM_UP_SECONDS = 1
 LIST_P99_MS = 50
 ME_SHARE_MIN = 0.7
@@ -56,7 +59,7 @@ def measure(ctx):
         copy_to_peer(http, "/api/auth/me", "/api/bench-peers/me")
         after_write = list_after_write(http, ctx)
         load = Load(server.url, http.cookie, ctx)
-        clients = load.compare("/api/clients", "/api/bench-peers/clients", LIST_SECONDS)
+        clients = load.compare("/api/clients", "/api/bench-peers/clients", LIST_SECONDS, LIST_QUICK_SECONDS)
         me = load.compare("/api/auth/me", "/api/bench-peers/me", ME_SECONDS)
     return [list_row(clients, after_write), me_row(me)]
 
@@ -151,8 +154,8 @@ class Load:
         self.turns = ctx.runs
         self.quick = ctx.quick
 
-    def compare(self, ours, peer, seconds):
-        turn_seconds = max(1, round((QUICK_SECONDS if self.quick else seconds) / self.turns))
+    def compare(self, ours, peer, seconds, quick_seconds=QUICK_SECONDS):
+        turn_seconds = max(1, round((quick_seconds if self.quick else seconds) / self.turns))
         sides = {"ours": ours, "peer": peer}
         for path in sides.values():
             self.wrk(path, WARM_UP_SECONDS)
@@ -200,6 +203,7 @@ def list_row(m, after_write_ms):
         f"{peer['p99_ms']:.1f} ms p99, {peer['req_s']:,.0f} req/s",
         ours["req_s"] / peer["req_s"],
         m,
+        errors(ours) + errors(peer),
     )
 
 
@@ -214,4 +218,5 @@ def me_row(m):
         f"{peer['req_s']:,.0f} req/s, {peer['p99_ms']:.1f} ms p99",
         share,
         m,
+        errors(ours) + errors(peer),
     )
