@@ -6,5 +6,5 @@ mod throttle;
 mod tokens;
 
 pub use passwords::{Passwords, hash_blocking};
-pub use throttle::Throttle;
+pub use throttle::{Throttle, address_key};
 pub use tokens::{Token, TokenHash};

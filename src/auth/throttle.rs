@@ -1,4 +1,5 @@
 use std::collections::{HashMap, VecDeque};
+use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -56,6 +57,20 @@ impl Throttle {
     }
 }
 
+/// The throttling key of a client address. IPv6 clients are grouped by
+/// /64, since one host usually holds a whole /64 and could otherwise take a
+/// fresh address for every attempt.
+pub fn address_key(ip: Option<IpAddr>) -> String {
+    match ip.map(|ip| ip.to_canonical()) {
+        Some(IpAddr::V6(v6)) => {
+            let s = v6.segments();
+            format!("ip:{:x}:{:x}:{:x}:{:x}::/64", s[0], s[1], s[2], s[3])
+        }
+        Some(ip) => format!("ip:{ip}"),
+        None => "ip:unknown".to_owned(),
+    }
+}
+
 fn prune(times: &mut VecDeque<Instant>, now: Instant, window: Duration) {
     while times.front().is_some_and(|t| now.duration_since(*t) >= window) {
         times.pop_front();
@@ -76,6 +91,16 @@ mod tests {
         throttle.record("a");
         assert!(throttle.blocked_for("a").is_some_and(|d| d <= Duration::from_secs(60)));
         assert!(throttle.blocked_for("b").is_none());
+    }
+
+    #[test]
+    fn addresses_are_keyed_alone_in_ipv4_and_by_their_64_in_ipv6() {
+        let key = |s: &str| address_key(Some(s.parse().unwrap()));
+        assert_eq!(key("192.0.2.7"), "ip:192.0.2.7");
+        assert_eq!(key("::ffff:192.0.2.7"), "ip:192.0.2.7", "an IPv4 client seen through an IPv6 socket");
+        assert_eq!(key("2001:db8:1:2:aaaa::1"), key("2001:db8:1:2:bbbb::9"), "one /64, one key");
+        assert_ne!(key("2001:db8:1:2::1"), key("2001:db8:1:3::1"));
+        assert_eq!(address_key(None), "ip:unknown");
     }
 
     #[test]

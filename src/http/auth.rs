@@ -1,7 +1,5 @@
 //! Signing up, in and out, and the session check.
 
-use std::net::IpAddr;
-
 use salvo::prelude::*;
 use serde::Serialize;
 
@@ -9,7 +7,7 @@ use super::body::{SMALL, json};
 use super::error::{AppError, AppResult};
 use super::session::{self, SignedIn};
 use super::state::state;
-use crate::auth::Token;
+use crate::auth::{Token, address_key};
 use crate::clock::now_ms;
 use crate::domain::user::{LoginInput, SignupInput, User};
 use crate::store::SessionRecord;
@@ -41,7 +39,7 @@ pub async fn signup(req: &mut Request, depot: &mut Depot, res: &mut Response) ->
 pub async fn login(req: &mut Request, depot: &mut Depot, res: &mut Response) -> AppResult<Json<User>> {
     let state = state(depot)?.clone();
     let credentials = json::<LoginInput>(req, SMALL).await?.parse().map_err(AppError::invalid)?;
-    let address = client_key(req.remote_addr().ip());
+    let address = address_key(req.remote_addr().ip());
     let account = format!("account:{}", credentials.email);
     let waits = [state.login_throttle.blocked_for(&address), state.login_throttle.blocked_for(&account)];
     if let Some(wait) = waits.into_iter().flatten().max() {
@@ -86,18 +84,4 @@ pub async fn logout(req: &mut Request, depot: &mut Depot, res: &mut Response) ->
     }
     session::clear_cookie(res, &state);
     Ok(Json(Message { message: "Logged out" }))
-}
-
-/// Throttling key of a client address; IPv6 clients are grouped by /64,
-/// since one host usually holds a whole /64.
-fn client_key(ip: Option<IpAddr>) -> String {
-    match ip {
-        Some(IpAddr::V6(v6)) if v6.to_ipv4_mapped().is_none() => {
-            let s = v6.segments();
-            format!("ip:{:x}:{:x}:{:x}:{:x}::/64", s[0], s[1], s[2], s[3])
-        }
-        Some(IpAddr::V6(v6)) => format!("ip:{}", v6.to_ipv4_mapped().map_or(IpAddr::V6(v6), IpAddr::V4)),
-        Some(ip) => format!("ip:{ip}"),
-        None => "ip:unknown".to_owned(),
-    }
 }

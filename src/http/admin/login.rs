@@ -2,7 +2,7 @@ use salvo::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::{AdminSession, clear_cookie, set_cookie};
-use crate::auth::Token;
+use crate::auth::{Token, address_key};
 use crate::clock::now_ms;
 use crate::domain::FieldErrors;
 use crate::http::auth::Message;
@@ -36,7 +36,7 @@ pub async fn login(req: &mut Request, depot: &mut Depot, res: &mut Response) -> 
     e.check(password.chars().count() > 128, "password", "Password must be at most 128 characters");
     e.finish(|| ()).map_err(AppError::invalid)?;
 
-    let address = format!("admin-ip:{}", req.remote_addr().ip().map(|ip| ip.to_string()).unwrap_or_default());
+    let address = format!("admin-{}", address_key(req.remote_addr().ip()));
     let account = format!("admin:{username}");
     if [&address, &account].iter().any(|key| state.admin_throttle.blocked_for(key).is_some()) {
         return Err(AppError::too_many("Too many failed admin sign-in attempts. Please try again later."));
