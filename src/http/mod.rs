@@ -34,6 +34,7 @@ use serde::Serialize;
 
 pub use assets::AssetSource;
 pub use client_lists::ClientLists;
+pub use reset::EMAILS_PER_LINK_LIFETIME as RESET_EMAILS_PER_LINK_LIFETIME;
 pub use state::AppState;
 
 /// The whole service: routes, middleware and the error catcher; with

@@ -18,13 +18,25 @@ use crate::mail::{Outgoing, Recipient};
 pub async fn request(req: &mut Request, depot: &mut Depot) -> AppResult<Json<Message>> {
     let state = state(depot)?.clone();
     let email = json::<ResetRequestInput>(req, SMALL).await?.parse().map_err(AppError::invalid)?;
+    let key = format!("reset:{email}");
+    if state.reset_throttle.blocked_for(&key).is_some() {
+        // Same answer as ever: the limit must not tell whether the account exists.
+        tracing::warn!("a password-reset email held back: too many asked for one address");
+        return Ok(Json(Message { message: SENT }));
+    }
+    state.reset_throttle.record(&key);
     tokio::spawn(async move {
         if let Err(e) = send_reset_link(&state, email).await {
             tracing::error!("sending a password-reset email: {e:#}");
         }
     });
-    Ok(Json(Message { message: "If an account with this email exists, you'll receive reset instructions." }))
+    Ok(Json(Message { message: SENT }))
 }
+
+const SENT: &str = "If an account with this email exists, you'll receive reset instructions.";
+
+/// Reset emails one address can be sent while a link lives.
+pub const EMAILS_PER_LINK_LIFETIME: usize = 3;
 
 async fn send_reset_link(state: &AppState, email: String) -> anyhow::Result<()> {
     let (base, ttl) = (state.public_url.clone(), state.settings.reset_ttl);

@@ -17,6 +17,7 @@ pub(super) fn start(state: AppState, outbox: PathBuf) -> tokio::task::JoinHandle
             state.login_throttle.sweep();
             state.send_throttle.sweep();
             state.admin_throttle.sweep();
+            state.reset_throttle.sweep();
             let retention = state.settings.outbox_retention;
             let outbox = outbox.clone();
             let swept = state.store.run(move |s| {

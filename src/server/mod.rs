@@ -102,6 +102,7 @@ pub async fn run(options: ServeOptions) -> anyhow::Result<()> {
         login_throttle: Throttle::new(settings.login_max_failures, settings.login_window),
         admin_throttle: Throttle::new(settings.admin_login_max_failures, settings.login_window),
         send_throttle: Throttle::new(1, settings.send_window),
+        reset_throttle: Throttle::new(crate::http::RESET_EMAILS_PER_LINK_LIFETIME, settings.reset_ttl),
         secure_cookies: public_url.starts_with("https://"),
         public_url,
         phone_url,

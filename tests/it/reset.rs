@@ -204,3 +204,18 @@ fn a_reset_email_the_mail_server_refuses_is_logged_without_its_token() {
     let longest_run = log.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_')).map(str::len).max().unwrap_or(0);
     assert!(longest_run < 43, "{log}");
 }
+
+#[test]
+fn a_flood_of_reset_requests_sends_three_emails_and_answers_every_one_alike() {
+    let app = spawn_app();
+    signed_in_user(&app.url, "flooded@example.com", PASSWORD);
+    let mut anyone = Browser::new(&app.url);
+    let answers: Vec<_> = (0..6).map(|_| anyone.post("/api/auth/reset-password", json!({"email": "flooded@example.com"}))).collect();
+    let unknown = anyone.post("/api/auth/reset-password", json!({"email": "ghost@example.com"}));
+    for answer in &answers {
+        assert_eq!((answer.status, &answer.text), (unknown.status, &unknown.text), "the limit tells nothing");
+    }
+    wait_for(|| (outbox_messages(&app.data_dir).len() >= 3).then_some(()));
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert_eq!(outbox_messages(&app.data_dir).len(), 3, "one inbox gets at most three links while a link lives");
+}
