@@ -4,11 +4,11 @@
 // Administrators are created the way a box owner does it: `debrief admin create`.
 
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { describe, test } from "node:test";
 import {
   apiFromPage,
   checkA11y,
+  createAdmin as createAdminOn,
   fieldError,
   heading,
   notification,
@@ -33,24 +33,8 @@ const unique = () => `${Date.now().toString(36)}${++counter}`;
 /** Letters only: client names may not hold digits. */
 const letters = (s) => s.replace(/\d/g, (d) => "abcdefghij"[Number(d)]);
 
-/** `debrief admin create` against the running server's data dir, password on stdin. */
-async function createAdmin(username = `admin${unique()}`, password = PASSWORD) {
-  const proc = spawn(
-    process.env.DEBRIEF_BIN,
-    ["admin", "create", "--username", username, "--password-stdin", "--data-dir", app.server.dataDir],
-    { stdio: ["pipe", "pipe", "pipe"] },
-  );
-  let output = "";
-  proc.stdout.on("data", (d) => (output += d));
-  proc.stderr.on("data", (d) => (output += d));
-  proc.stdin.end(`${password}\n`);
-  const code = await new Promise((resolve, reject) => {
-    proc.once("error", reject);
-    proc.once("exit", resolve);
-  });
-  assert.equal(code, 0, `admin create exited with ${code}: ${output}`);
-  return { username, password };
-}
+/** An administrator of this test's server. */
+const createAdmin = (username = `admin${unique()}`, password = PASSWORD) => createAdminOn(app.server.dataDir, username, password);
 
 /** A user with one client and a user without any, made through the API; the browser is left signed out. */
 async function seed(page) {

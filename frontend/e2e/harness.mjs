@@ -105,6 +105,25 @@ export async function startServer({ env = {}, args = [], dataDir, bind = "127.0.
 }
 
 /** The flags every Chromium of the tests runs with. */
+/** `debrief admin create` on the data dir of a running server, the password on stdin. */
+export async function createAdmin(dataDir, username, password) {
+  const proc = spawn(
+    process.env.DEBRIEF_BIN,
+    ["admin", "create", "--username", username, "--password-stdin", "--data-dir", dataDir],
+    { stdio: ["pipe", "pipe", "pipe"] },
+  );
+  let output = "";
+  proc.stdout.on("data", (d) => (output += d));
+  proc.stderr.on("data", (d) => (output += d));
+  proc.stdin.end(`${password}\n`);
+  const code = await new Promise((resolve, reject) => {
+    proc.once("error", reject);
+    proc.once("exit", resolve);
+  });
+  assert.equal(code, 0, `admin create exited with ${code}: ${output}`);
+  return { username, password };
+}
+
 export const BROWSER_ARGS = [
   "--no-sandbox",
   "--disable-gpu",
