@@ -110,6 +110,7 @@ fn an_unknown_email_and_a_wrong_password_cannot_be_told_apart() {
     let unknown = anyone.post("/api/auth/login", json!({"email": "unknown@example.com", "password": "wrong horse"}));
     assert_eq!(wrong.status, unknown.status);
     assert_eq!(wrong.text, unknown.text);
+    assert_eq!(wrong.set_cookie, unknown.set_cookie);
 }
 
 #[test]
