@@ -10,7 +10,7 @@ use super::state::state;
 use crate::auth::{Token, address_key};
 use crate::clock::now_ms;
 use crate::domain::user::{LoginInput, SignupInput, User};
-use crate::store::SessionRecord;
+use crate::store::{SessionRecord, StoreError};
 
 #[derive(Serialize)]
 pub struct Message {
@@ -28,8 +28,21 @@ pub async fn me(depot: &mut Depot) -> AppResult<Json<User>> {
 pub async fn signup(req: &mut Request, depot: &mut Depot, res: &mut Response) -> AppResult<Json<User>> {
     let state = state(depot)?.clone();
     let new = json::<SignupInput>(req, SMALL).await?.parse().map_err(AppError::invalid)?;
+    // "This email has an account" must be said to a person signing up, so
+    // asking it counts against the address like a failed sign-in: probing
+    // for accounts here costs as much as guessing passwords.
+    let address = address_key(req.remote_addr().ip());
+    if let Some(wait) = state.login_throttle.blocked_for(&address) {
+        return Err(throttled(wait));
+    }
     let hash = state.passwords.hash(new.password.clone()).await?;
-    let user = state.store.run(move |s| s.create_user(new, hash, now_ms())).await?;
+    let user = match state.store.run(move |s| s.create_user(new, hash, now_ms())).await {
+        Err(e @ StoreError::EmailTaken) => {
+            state.login_throttle.record(&address);
+            return Err(e.into());
+        }
+        other => other?,
+    };
     res.status_code(StatusCode::CREATED);
     Ok(Json(User::from(&user)))
 }
@@ -43,11 +56,7 @@ pub async fn login(req: &mut Request, depot: &mut Depot, res: &mut Response) -> 
     let account = format!("account:{}", credentials.email);
     let waits = [state.login_throttle.blocked_for(&address), state.login_throttle.blocked_for(&account)];
     if let Some(wait) = waits.into_iter().flatten().max() {
-        let minutes = wait.as_secs().div_ceil(60).max(1);
-        return Err(AppError::too_many(format!(
-            "Too many failed sign-in attempts. Please try again in {minutes} minute{}.",
-            if minutes == 1 { "" } else { "s" }
-        )));
+        return Err(throttled(wait));
     }
 
     let email = credentials.email.clone();
@@ -72,6 +81,11 @@ pub async fn login(req: &mut Request, depot: &mut Depot, res: &mut Response) -> 
     state.store.run(move |s| s.create_session(&hash, &record)).await?;
     session::set_cookie(res, &state, &token);
     Ok(Json(User::from(&user)))
+}
+
+fn throttled(wait: std::time::Duration) -> AppError {
+    let minutes = wait.as_secs().div_ceil(60).max(1);
+    AppError::too_many(format!("Too many failed sign-in attempts. Please try again in {minutes} minute{}.", if minutes == 1 { "" } else { "s" }))
 }
 
 /// `POST /api/auth/logout`: ends the session on the server too, so a copied

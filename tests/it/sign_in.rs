@@ -138,3 +138,19 @@ fn the_server_answers_quickly_while_eight_browsers_sign_in_at_once() {
     let p99 = if first < budget { first } else { health_p99_during_logins(&app.url, 8, 200) };
     assert!(p99 < budget, "GET /api/health p99 {p99:?} during 8 concurrent logins (first try {first:?})");
 }
+
+#[test]
+fn probing_signup_for_existing_accounts_is_throttled_like_password_guessing() {
+    let app = spawn_app_with(&["--login-max-failures", "3"]);
+    for n in 0..3 {
+        signed_in_user(&app.url, &format!("member{n}@example.com"), PASSWORD);
+    }
+    let mut prober = Browser::new(&app.url);
+    for n in 0..3 {
+        let taken = prober.post("/api/auth/signup", crate::browser::signup_form(&format!("member{n}@example.com"), PASSWORD));
+        assert_eq!(taken.status, 409, "{}", taken.text);
+    }
+    let blocked = prober.post("/api/auth/signup", crate::browser::signup_form("newcomer@example.com", PASSWORD));
+    assert_eq!(blocked.status, 429, "{}", blocked.text);
+    assert!(blocked.text.contains("Too many failed"), "{}", blocked.text);
+}
