@@ -54,7 +54,7 @@ class Server:
         self.proc = subprocess.Popen(
             [ctx.bin, "serve", *([] if tls else ["--http"]), "--bind", "127.0.0.1:0", "--data-dir", self.data_dir, *args],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-            env={**os.environ, "RUST_LOG": "warn", **(env or {})},
+            env={**os.environ, **(env or {})},
         )
         self.url = None
         self.printed = []

@@ -100,12 +100,20 @@ fn gone_or_failed(e: crate::store::StoreError) -> Stop {
 }
 
 /// How an engine's failure stops the job; `model` and `work` name the stage
-/// for the user ("speech-to-text model", "Transcription").
+/// for the user ("speech-to-text model", "Transcription"). A missing model's
+/// text is an install hint meant for people; any other failure's detail
+/// (file paths, engine errors) goes to the log only.
 fn engine_stop(e: EngineError, model: &str, work: &str) -> Stop {
     match e {
         EngineError::Missing(why) => Stop::Waiting(format!("{why} Processing continues once it is installed.")),
-        EngineError::BadModel(why) => Stop::Failed(format!("The {model} cannot be used: {why}")),
-        EngineError::Engine(why) => Stop::Failed(format!("{work} failed: {why}")),
+        EngineError::BadModel(why) => {
+            tracing::error!(error = %why, "the {model} cannot be used");
+            Stop::Failed(format!("The {model} cannot be used; the server log has the details."))
+        }
+        EngineError::Engine(why) => {
+            tracing::error!(error = %why, "{work} failed");
+            Stop::Failed(format!("{work} failed; the server log has the details."))
+        }
     }
 }
 
@@ -115,4 +123,19 @@ fn asr_stop(e: EngineError) -> Stop {
 
 fn summary_stop(e: EngineError) -> Stop {
     engine_stop(e, "summary model", "Summarising")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_broken_model_or_engine_reaches_the_user_without_its_detail() {
+        for e in [EngineError::BadModel("/srv/debrief/models/whisper/config.json: bad".into()), EngineError::Engine("LLM: /srv/debrief/tmp".into())] {
+            let Stop::Failed(message) = asr_stop(e) else { panic!("a failure, not a wait") };
+            assert!(!message.contains("/srv") && message.contains("server log"), "{message}");
+        }
+        let Stop::Waiting(hint) = summary_stop(EngineError::Missing("No model: run `debrief models install x`.".into())) else { panic!("a wait") };
+        assert!(hint.contains("debrief models install x"), "an install hint is for people: {hint}");
+    }
 }
