@@ -12,6 +12,7 @@ mod admin;
 mod bench_peers;
 mod cards;
 mod clients;
+mod crash;
 mod follow_up;
 mod install;
 mod instance;
