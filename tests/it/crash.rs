@@ -162,7 +162,7 @@ impl Ledger {
     }
 }
 
-fn sha(bytes: &[u8]) -> String {
+pub fn sha(bytes: &[u8]) -> String {
     Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
 }
 
@@ -190,7 +190,7 @@ fn contact(rng: &mut StdRng) -> Value {
 }
 
 /// A PNG of noise of a random size: every photo distinct.
-fn photo(rng: &mut StdRng) -> Vec<u8> {
+pub fn photo(rng: &mut StdRng) -> Vec<u8> {
     let (w, h) = (rng.random_range(1..64u32), rng.random_range(1..64u32));
     let mut pixels = vec![0u8; (w * h * 3) as usize];
     rng.fill(&mut pixels[..]);
@@ -207,7 +207,7 @@ fn recording(rng: &mut StdRng) -> Vec<u8> {
 }
 
 /// A 16 kHz mono 16-bit WAV of noise: every recording distinct.
-fn wav(rng: &mut StdRng, seconds: f64) -> Vec<u8> {
+pub fn wav(rng: &mut StdRng, seconds: f64) -> Vec<u8> {
     let spec = hound::WavSpec { channels: 1, sample_rate: 16_000, bits_per_sample: 16, sample_format: hound::SampleFormat::Int };
     let mut out = std::io::Cursor::new(Vec::new());
     let mut writer = hound::WavWriter::new(&mut out, spec).unwrap();

@@ -24,3 +24,4 @@ mod summarise;
 mod tls;
 mod vosk;
 mod whisper;
+mod writers;
