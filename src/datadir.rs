@@ -152,6 +152,7 @@ impl std::fmt::Display for AlreadyRunning {
 impl std::error::Error for AlreadyRunning {}
 
 /// Bytes free for an unprivileged user on the file system holding `path`.
+#[allow(clippy::useless_conversion, reason = "statvfs counts are 32-bit on some targets, such as a 32-bit Pi")]
 pub fn free_bytes(path: &Path) -> Option<u64> {
     use std::os::unix::ffi::OsStrExt;
     let path = std::ffi::CString::new(path.as_os_str().as_bytes()).ok()?;

@@ -41,6 +41,7 @@ struct Cli {
 }
 
 #[derive(Debug, Subcommand)]
+#[allow(clippy::large_enum_variant, reason = "parsed once per run")]
 enum Command {
     /// Serve the app (HTTPS on all interfaces by default).
     Serve(serve::ServeArgs),

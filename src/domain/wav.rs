@@ -22,7 +22,6 @@ impl WavHeader {
         let reader = hound::WavReader::new(&mut cursor).ok()?;
         let spec = reader.spec();
         let samples = u64::from(reader.len());
-        drop(reader);
         if spec.sample_rate == 0 || spec.channels == 0 {
             return None;
         }

@@ -75,11 +75,11 @@ pub async fn serve_app(req: &mut Request, depot: &mut Depot, res: &mut Response)
     let accepts = req.headers().get(header::ACCEPT_ENCODING).and_then(|v| v.to_str().ok()).unwrap_or("");
     let mut chosen = None;
     for (encoding, suffix) in [("br", ".br"), ("gzip", ".gz")] {
-        if accepts_encoding(accepts, encoding) {
-            if let Some(asset) = source.get(&format!("{name}{suffix}")) {
-                chosen = Some((asset, Some(encoding)));
-                break;
-            }
+        if accepts_encoding(accepts, encoding)
+            && let Some(asset) = source.get(&format!("{name}{suffix}"))
+        {
+            chosen = Some((asset, Some(encoding)));
+            break;
         }
     }
     let Some((asset, encoding)) = chosen.or_else(|| source.get(name).map(|a| (a, None))) else {

@@ -11,6 +11,7 @@ use crate::domain::client::{ClientId, ClientRecord};
 use crate::domain::job::JobRecord;
 
 #[derive(Debug, Clone)]
+#[allow(clippy::large_enum_variant, reason = "a few events per job; boxing would save nothing that matters")]
 pub enum JobEvent {
     /// The job's state or progress changed.
     Changed { job: JobRecord, progress: u8 },

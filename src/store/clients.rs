@@ -21,10 +21,10 @@ impl Store {
         let tx = self.write()?;
         if let Some(key) = idempotency_key {
             let existing = tx.open_table(IDEMPOTENCY)?.get((owner, key))?.map(|v| v.value());
-            if let Some(id) = existing {
-                if let Ok(client) = owned(&tx, owner, id) {
-                    return Ok((client, false));
-                }
+            if let Some(id) = existing
+                && let Ok(client) = owned(&tx, owner, id)
+            {
+                return Ok((client, false));
             }
         }
         let client = ClientRecord {

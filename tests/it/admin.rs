@@ -26,7 +26,7 @@ pub fn create_admin(data_dir: &std::path::Path, username: &str) -> std::process:
     child.wait_with_output().unwrap()
 }
 
-fn admin_browser(base: &str, username: &str) -> Browser {
+pub fn admin_browser(base: &str, username: &str) -> Browser {
     let mut admin = Browser::new(base);
     let login = admin.post("/api/admin/login", json!({"username": username, "password": ADMIN_PASSWORD}));
     assert_eq!(login.status, 200, "{}", login.text);

@@ -80,7 +80,7 @@ fn cards() -> Vec<Card> {
 }
 
 fn render(card: &Card, dir: &Path, n: usize) -> PathBuf {
-    let path = dir.join(format!("card-{n:02}.{}", if n % 2 == 0 { "jpg" } else { "png" }));
+    let path = dir.join(format!("card-{n:02}.{}", if n.is_multiple_of(2) { "jpg" } else { "png" }));
     let mut cmd = Command::new(CONVERT);
     cmd.args(["-size", "1050x600", "xc:white", "-fill", "#1d2733", "-font", card.font]);
     if card.centred {

@@ -19,7 +19,7 @@ impl SmtpServer {
             .unwrap_or_else(|_| "python3".to_owned());
         let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
         let maildir = tempfile::tempdir().unwrap();
-        let child = Command::new(&python)
+        let mut child = Command::new(&python)
             .args(["-m", "aiosmtpd", "-n", "-l", &format!("127.0.0.1:{port}"), "-c", "aiosmtpd.handlers.Mailbox"])
             .arg(maildir.path().join("mail"))
             .stdout(Stdio::null())
@@ -32,6 +32,8 @@ impl SmtpServer {
             }
             std::thread::sleep(Duration::from_millis(50));
         }
+        let _ = child.kill();
+        let _ = child.wait();
         panic!("aiosmtpd did not start listening on {port}");
     }
 
