@@ -12,6 +12,8 @@ pub struct WavHeader {
     pub data_offset: u64,
     /// Bytes of samples the header announces.
     pub data_len: u64,
+    /// Frames (a sample for each channel) the header announces.
+    pub frames: u64,
 }
 
 impl WavHeader {
@@ -21,26 +23,30 @@ impl WavHeader {
         let mut cursor = Cursor::new(head);
         let reader = hound::WavReader::new(&mut cursor).ok()?;
         let spec = reader.spec();
-        let samples = u64::from(reader.len());
+        let frames = u64::from(reader.duration());
         drop(reader);
         if spec.sample_rate == 0 || spec.channels == 0 {
             return None;
         }
-        let bytes_per_sample = u64::from(spec.bits_per_sample.div_ceil(8));
+        // The reader stops right after the data chunk's header, which ends
+        // with the chunk's length. The samples' bits do not give it: 24-bit
+        // samples may come in 4-byte containers.
+        let data_offset = cursor.position();
+        let end = usize::try_from(data_offset).ok()?;
+        let data_len = head.get(end.checked_sub(4)?..end)?.try_into().ok().map(u32::from_le_bytes)?;
         Some(Self {
             sample_rate: spec.sample_rate,
             channels: spec.channels,
             bits_per_sample: spec.bits_per_sample,
-            data_offset: cursor.position(),
-            data_len: samples * bytes_per_sample,
+            data_offset,
+            data_len: u64::from(data_len),
+            frames,
         })
     }
 
     /// Length of the announced samples, in milliseconds.
     pub fn duration_ms(&self) -> u64 {
-        let frame = u64::from(self.channels) * u64::from(self.bits_per_sample.div_ceil(8));
-        let frames = self.data_len / frame.max(1);
-        frames * 1000 / u64::from(self.sample_rate)
+        self.frames * 1000 / u64::from(self.sample_rate)
     }
 }
 
