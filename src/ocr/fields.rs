@@ -193,7 +193,7 @@ fn find_name(lines: &[String], used: &[bool], email: &str, company: &str) -> Str
         let ws = words(line);
         !local.is_empty() && ws.iter().filter(|w| w.len() >= 2 && local.contains(w.as_str())).count() >= 1
     });
-    by_email.or(candidates.first()).map(|line| title_case_if_shouting(&clean_name(line))).unwrap_or_default()
+    by_email.or(candidates.first()).map(|line| clip(&title_case_if_shouting(&clean_name(line)))).unwrap_or_default()
 }
 
 fn looks_like_name(line: &str) -> bool {
@@ -229,7 +229,13 @@ fn title_case_if_shouting(name: &str) -> String {
 /// Letters, spaces, hyphens, apostrophes and periods, as the form wants.
 fn clean_name(line: &str) -> String {
     let kept: String = line.chars().filter(|c| c.is_alphabetic() || matches!(c, ' ' | '-' | '\'' | '’' | '.')).collect();
-    kept.split_whitespace().collect::<Vec<_>>().join(" ").chars().take(100).collect()
+    kept.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// At most the 100 characters the form takes. Cut after any change of
+/// case: a capital may lower-case to two characters (Turkish 'İ' to "i̇").
+fn clip(name: &str) -> String {
+    name.chars().take(100).collect::<String>().trim_end().to_owned()
 }
 
 /// A single line of printable text of at most 100 characters.
