@@ -39,8 +39,11 @@ pub fn escape_html(text: &str) -> String {
 }
 
 impl FollowUp<'_> {
+    /// The placeholders of `text` filled in one pass: a value is never
+    /// read again for placeholders (a client named "[user name]" keeps
+    /// that name).
     fn fill(&self, text: &str) -> String {
-        text.replace(CLIENT_NAME, self.client_name).replace(USER_NAME, self.user_name)
+        text.split(CLIENT_NAME).map(|piece| piece.replace(USER_NAME, self.user_name)).collect::<Vec<_>>().join(self.client_name)
     }
 
     fn steps(&self) -> Vec<String> {
