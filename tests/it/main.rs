@@ -13,6 +13,7 @@ mod bench_peers;
 mod cards;
 mod clients;
 mod follow_up;
+mod fuzz;
 mod install;
 mod instance;
 mod jobs;
