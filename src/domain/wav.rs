@@ -24,7 +24,6 @@ impl WavHeader {
         let reader = hound::WavReader::new(&mut cursor).ok()?;
         let spec = reader.spec();
         let frames = u64::from(reader.duration());
-        drop(reader);
         if spec.sample_rate == 0 || spec.channels == 0 {
             return None;
         }
