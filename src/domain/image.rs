@@ -77,3 +77,77 @@ mod tests {
         assert_eq!(sniff(b"GIF89a"), None);
     }
 }
+
+#[cfg(test)]
+mod properties {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    const MAGIC: [(&str, &[u8]); 3] = [("image/jpeg", &[0xFF, 0xD8, 0xFF]), ("image/png", b"\x89PNG\r\n\x1a\n"), ("image/webp", b"RIFF")];
+
+    /// Bytes an attacker would send: random, with an image's magic in
+    /// front, or markup a browser would run if it were served back.
+    fn payload() -> impl Strategy<Value = Vec<u8>> {
+        prop_oneof![
+            proptest::collection::vec(any::<u8>(), 0..64),
+            (0..MAGIC.len(), proptest::collection::vec(any::<u8>(), 0..64)).prop_map(|(i, rest)| [MAGIC[i].1, &rest].concat()),
+            (proptest::collection::vec(any::<u8>(), 4..5), proptest::collection::vec(any::<u8>(), 0..32))
+                .prop_map(|(size, rest)| [b"RIFF", &size[..], b"WEBP", &rest].concat()),
+            markup(),
+        ]
+    }
+
+    /// HTML or SVG, maybe after white space or a byte-order mark.
+    fn markup() -> impl Strategy<Value = Vec<u8>> {
+        let tag = prop_oneof![Just("<html>"), Just("<svg xmlns='http://www.w3.org/2000/svg'>"), Just("<script>"), Just("<?xml version='1.0'?><svg>"), Just("<!DOCTYPE html>")];
+        ("[ \t\r\n\u{feff}]{0,3}", tag, ".{0,40}").prop_map(|(lead, tag, rest)| format!("{lead}{tag}{rest}").into_bytes())
+    }
+
+    fn is_markup(bytes: &[u8]) -> bool {
+        String::from_utf8_lossy(bytes).trim_start_matches(|c: char| c.is_whitespace() || c == '\u{feff}').starts_with('<')
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        #[test]
+        fn any_string_is_accepted_or_refused_without_a_panic(url in prop_oneof![".*", "data:[a-z/+;=]{0,20}(;base64)?,[A-Za-z0-9+/=\\s]{0,80}"]) {
+            if let Ok((mime, bytes)) = from_data_url(&url) {
+                prop_assert!(url.starts_with("data:"));
+                prop_assert_eq!(sniff(&bytes), Some(mime));
+            }
+        }
+
+        #[test]
+        fn only_bytes_starting_with_their_types_magic_are_accepted(
+            bytes in payload(),
+            claimed in prop_oneof![Just("image/png".to_owned()), Just("image/jpeg".to_owned()), Just("image/svg+xml".to_owned()), Just("text/html".to_owned()), "[a-z/+.-]{0,20}"],
+        ) {
+            let url = format!("data:{claimed};base64,{}", STANDARD.encode(&bytes));
+            match from_data_url(&url) {
+                Ok((mime, decoded)) => {
+                    prop_assert_eq!(&decoded, &bytes);
+                    let magic = MAGIC.iter().find(|(m, _)| *m == mime).map(|(_, magic)| *magic).unwrap();
+                    prop_assert!(decoded.starts_with(magic), "{mime} without its magic");
+                    if mime == "image/webp" {
+                        prop_assert_eq!(&decoded[8..12], b"WEBP");
+                    }
+                    prop_assert!(!is_markup(&decoded));
+                }
+                Err(e) => {
+                    prop_assert_eq!(e, ImageError::Unsupported);
+                    prop_assert!(sniff(&bytes).is_none());
+                }
+            }
+        }
+
+        #[test]
+        fn markup_is_never_accepted_as_an_image(bytes in markup()) {
+            prop_assert!(is_markup(&bytes));
+            prop_assert!(sniff(&bytes).is_none());
+            let url = format!("data:image/png;base64,{}", STANDARD.encode(&bytes));
+            prop_assert_eq!(from_data_url(&url), Err(ImageError::Unsupported));
+        }
+    }
+}

@@ -120,3 +120,80 @@ mod tests {
         assert_eq!(messages, ["From name contains characters that are not allowed", "Email title must be less than 200 characters"]);
     }
 }
+
+#[cfg(test)]
+mod properties {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// A form value: missing, blank, long, multi-line, with control
+    /// characters or placeholders.
+    fn value() -> impl Strategy<Value = Option<String>> {
+        proptest::option::of(prop_oneof![
+            ".{0,30}",
+            "[ \t]{0,2}[a-z]{0,5}[ \t\r\n]{0,2}",
+            "(.|\n){0,300}",
+            "[a-z\\x00-\\x1f\\x7f\\u{85}]{0,8}",
+            "(\\[client name\\]|\\[user name\\]| ){0,3}",
+        ])
+    }
+
+    /// The fields the rules refuse `t` for, in the form's order.
+    fn refused(t: &EmailTemplate) -> Vec<&'static str> {
+        let count = |s: &str| s.chars().count();
+        let mut fields = Vec::new();
+        if t.name.is_empty() || count(&t.name) > 100 {
+            fields.push("name");
+        }
+        if t.from_name.is_empty() || count(&t.from_name) > 100 || has_control_chars(&t.from_name) {
+            fields.push("fromName");
+        }
+        if t.email_title.is_empty() || count(&t.email_title) > 200 || has_control_chars(&t.email_title) {
+            fields.push("emailTitle");
+        }
+        for (section, field) in [(&t.first_content_section, "firstContentSection"), (&t.second_content_section, "secondContentSection"), (&t.third_content_section, "thirdContentSection")] {
+            if section.is_empty() {
+                fields.push(field);
+            }
+        }
+        fields
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        #[test]
+        fn a_template_is_saved_only_when_every_field_keeps_to_its_rules(
+            name in value(), from_name in value(), email_title in value(),
+            first in value(), second in value(), third in value(),
+        ) {
+            let input = TemplateInput {
+                name, from_name, email_title,
+                first_content_section: first, second_content_section: second, third_content_section: third,
+            };
+            let current = EmailTemplate::default();
+            let trimmed = |given: &Option<String>, stored: &str| given.as_deref().map_or(stored.to_owned(), |v| v.trim().to_owned());
+            let expected = EmailTemplate {
+                name: trimmed(&input.name, &current.name),
+                from_name: trimmed(&input.from_name, &current.from_name),
+                email_title: trimmed(&input.email_title, &current.email_title),
+                first_content_section: trimmed(&input.first_content_section, &current.first_content_section),
+                second_content_section: trimmed(&input.second_content_section, &current.second_content_section),
+                third_content_section: trimmed(&input.third_content_section, &current.third_content_section),
+            };
+            match input.apply(&current) {
+                Ok(saved) => {
+                    prop_assert!(refused(&saved).is_empty());
+                    // Nothing that ends up in a mail header may break a line.
+                    prop_assert!(!saved.email_title.contains(['\r', '\n']) && !saved.from_name.contains(['\r', '\n']));
+                    prop_assert_eq!(saved, expected);
+                }
+                Err(errors) => {
+                    let fields: Vec<&str> = errors.iter().map(|e| e.field.as_str()).collect();
+                    prop_assert_eq!(fields, refused(&expected));
+                }
+            }
+        }
+    }
+}

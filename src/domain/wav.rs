@@ -12,6 +12,8 @@ pub struct WavHeader {
     pub data_offset: u64,
     /// Bytes of samples the header announces.
     pub data_len: u64,
+    /// Frames (a sample for each channel) the header announces.
+    pub frames: u64,
 }
 
 impl WavHeader {
@@ -21,25 +23,29 @@ impl WavHeader {
         let mut cursor = Cursor::new(head);
         let reader = hound::WavReader::new(&mut cursor).ok()?;
         let spec = reader.spec();
-        let samples = u64::from(reader.len());
+        let frames = u64::from(reader.duration());
         if spec.sample_rate == 0 || spec.channels == 0 {
             return None;
         }
-        let bytes_per_sample = u64::from(spec.bits_per_sample.div_ceil(8));
+        // The reader stops right after the data chunk's header, which ends
+        // with the chunk's length. The samples' bits do not give it: 24-bit
+        // samples may come in 4-byte containers.
+        let data_offset = cursor.position();
+        let end = usize::try_from(data_offset).ok()?;
+        let data_len = head.get(end.checked_sub(4)?..end)?.try_into().ok().map(u32::from_le_bytes)?;
         Some(Self {
             sample_rate: spec.sample_rate,
             channels: spec.channels,
             bits_per_sample: spec.bits_per_sample,
-            data_offset: cursor.position(),
-            data_len: samples * bytes_per_sample,
+            data_offset,
+            data_len: u64::from(data_len),
+            frames,
         })
     }
 
     /// Length of the announced samples, in milliseconds.
     pub fn duration_ms(&self) -> u64 {
-        let frame = u64::from(self.channels) * u64::from(self.bits_per_sample.div_ceil(8));
-        let frames = self.data_len / frame.max(1);
-        frames * 1000 / u64::from(self.sample_rate)
+        self.frames * 1000 / u64::from(self.sample_rate)
     }
 }
 
@@ -81,5 +87,95 @@ mod tests {
         assert!(WavHeader::parse(b"RIFF\x00\x00\x00\x00WEBPVP8 ").is_none());
         assert!(WavHeader::parse(&[0x1A, 0x45, 0xDF, 0xA3, 0, 0, 0, 0]).is_none(), "WebM");
         assert!(WavHeader::parse(b"").is_none());
+    }
+}
+
+#[cfg(test)]
+mod properties {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// A WAV as hound writes it: any rate, 1–8 channels, each sample
+    /// encoding hound reads (24-bit samples alone or in 4-byte containers).
+    fn wav_file() -> impl Strategy<Value = Vec<u8>> {
+        let encoding = prop_oneof![
+            Just((8u16, 1u16, hound::SampleFormat::Int)),
+            Just((16, 2, hound::SampleFormat::Int)),
+            Just((24, 3, hound::SampleFormat::Int)),
+            Just((24, 4, hound::SampleFormat::Int)),
+            Just((32, 4, hound::SampleFormat::Int)),
+            Just((32, 4, hound::SampleFormat::Float)),
+        ];
+        (1u32..=384_000, 1u16..=8, encoding, 0usize..200).prop_map(|(rate, channels, (bits, bytes, format), frames)| {
+            let spec = hound::WavSpec { channels, sample_rate: rate, bits_per_sample: bits, sample_format: format };
+            let mut out = Cursor::new(Vec::new());
+            let mut writer = hound::WavWriter::new_with_spec_ex(&mut out, hound::WavSpecEx { spec, bytes_per_sample: bytes }).unwrap();
+            for i in 0..frames * usize::from(channels) {
+                match format {
+                    hound::SampleFormat::Float => writer.write_sample(i as f32 / 1000.0).unwrap(),
+                    hound::SampleFormat::Int => writer.write_sample((i % 100) as i8).unwrap(),
+                }
+            }
+            writer.finalize().unwrap();
+            out.into_inner()
+        })
+    }
+
+    /// What every header the parser returns must satisfy, whatever the
+    /// bytes it came from.
+    fn assert_sane(header: &WavHeader, bytes: &[u8]) -> Result<(), TestCaseError> {
+        prop_assert!(header.sample_rate > 0 && header.channels > 0 && header.bits_per_sample > 0, "{:?}", header);
+        prop_assert!(header.data_offset <= bytes.len() as u64, "the samples cannot start after the bytes given: {:?}", header);
+        // The duration is that of the announced bytes, never longer.
+        let longest = header.data_len * 1000 / u64::from(header.sample_rate);
+        prop_assert!(header.duration_ms() <= longest, "{:?}", header);
+        Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        #[test]
+        fn any_bytes_are_read_or_refused_without_a_panic(
+            bytes in prop_oneof![
+                proptest::collection::vec(any::<u8>(), 0..256),
+                // Past the magic, so the chunks are what varies.
+                proptest::collection::vec(any::<u8>(), 0..256).prop_map(|rest| [b"RIFF\x24\x00\x00\x00WAVEfmt ".as_slice(), &rest].concat()),
+            ]
+        ) {
+            if let Some(header) = WavHeader::parse(&bytes) {
+                assert_sane(&header, &bytes)?;
+            }
+        }
+
+        #[test]
+        fn a_whole_wav_reports_its_own_data_length_and_duration(file in wav_file()) {
+            let header = WavHeader::parse(&file).expect("a WAV hound wrote is read");
+            prop_assert_eq!(header.data_offset + header.data_len, file.len() as u64, "{:?}", header);
+            let frame = u64::from(u16::from_le_bytes([file[32], file[33]]));
+            prop_assert_eq!(header.duration_ms(), header.data_len / frame * 1000 / u64::from(header.sample_rate));
+        }
+
+        #[test]
+        fn a_wav_cut_anywhere_is_refused_or_read_as_the_whole_file_announces(file in wav_file(), cut in any::<prop::sample::Index>()) {
+            let whole = WavHeader::parse(&file).unwrap();
+            let head = &file[..cut.index(file.len() + 1)];
+            if let Some(header) = WavHeader::parse(head) {
+                // Only the header is read: what it announces does not depend
+                // on how much of the samples came with it.
+                prop_assert_eq!(header, whole);
+            }
+        }
+
+        #[test]
+        fn a_wav_with_any_byte_changed_is_refused_or_read_sanely(file in wav_file(), at in any::<prop::sample::Index>(), value in any::<u8>()) {
+            let mut file = file;
+            let at = at.index(file.len());
+            file[at] = value;
+            if let Some(header) = WavHeader::parse(&file) {
+                assert_sane(&header, &file)?;
+            }
+        }
     }
 }

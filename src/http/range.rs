@@ -66,3 +66,56 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod properties {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    fn size() -> impl Strategy<Value = u64> {
+        prop_oneof![Just(0u64), Just(1), 0u64..4096, Just(u64::MAX - 1), Just(u64::MAX), any::<u64>()]
+    }
+
+    fn number() -> impl Strategy<Value = String> {
+        prop_oneof![(0u64..5000).prop_map(|n| n.to_string()), any::<u64>().prop_map(|n| n.to_string()), Just("18446744073709551616".to_owned()), "[0-9+ -]{0,6}"]
+    }
+
+    /// What a browser sends, what a scanner sends, and noise.
+    fn header() -> impl Strategy<Value = String> {
+        prop_oneof![
+            ".*",
+            ("[ ]{0,2}", prop_oneof![Just("bytes="), Just("Bytes="), Just("bytes ="), Just("items=")], number(), "[-,]{0,2}", number(), ",?")
+                .prop_map(|(lead, unit, a, dash, b, comma)| format!("{lead}{unit}{a}{dash}{b}{comma}")),
+            "bytes=[0-9,-]{0,12}",
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        #[test]
+        fn every_range_served_lies_inside_the_file(header in proptest::option::of(header()), size in size()) {
+            match parse(header.as_deref(), size) {
+                Span::Part { start, end } => prop_assert!(start < end && end <= size, "{start}..{end} of {size}"),
+                Span::Unsatisfiable => prop_assert!(header.is_some()),
+                Span::Whole => {}
+            }
+        }
+
+        #[test]
+        fn a_range_from_a_to_b_is_served_as_asked_cut_at_the_end(a in 0u64..5000, len in 0u64..5000, size in 0u64..5000) {
+            let b = a + len;
+            let expected = if a >= size { Span::Unsatisfiable } else { Span::Part { start: a, end: (b + 1).min(size) } };
+            prop_assert_eq!(parse(Some(&format!("bytes={a}-{b}")), size), expected);
+        }
+
+        #[test]
+        fn an_open_or_suffix_range_reaches_the_end_of_the_file(a in 0u64..5000, n in 1u64..5000, size in 0u64..5000) {
+            let open = if a >= size { Span::Unsatisfiable } else { Span::Part { start: a, end: size } };
+            prop_assert_eq!(parse(Some(&format!("bytes={a}-")), size), open);
+            let suffix = if size == 0 { Span::Unsatisfiable } else { Span::Part { start: size.saturating_sub(n), end: size } };
+            prop_assert_eq!(parse(Some(&format!("bytes=-{n}")), size), suffix);
+        }
+    }
+}

@@ -39,8 +39,11 @@ pub fn escape_html(text: &str) -> String {
 }
 
 impl FollowUp<'_> {
+    /// The placeholders of `text` filled in one pass: a value is never
+    /// read again for placeholders (a client named "[user name]" keeps
+    /// that name).
     fn fill(&self, text: &str) -> String {
-        text.replace(CLIENT_NAME, self.client_name).replace(USER_NAME, self.user_name)
+        text.split(CLIENT_NAME).map(|piece| piece.replace(USER_NAME, self.user_name)).collect::<Vec<_>>().join(self.client_name)
     }
 
     fn steps(&self) -> Vec<String> {
@@ -150,5 +153,102 @@ mod tests {
         let t = EmailTemplate::default();
         let r = follow_up(&t, "Jane\r\nBcc: eve@example.com", "s", "x").render();
         assert!(!r.subject.contains('\n') && !r.subject.contains('\r'));
+    }
+}
+
+#[cfg(test)]
+mod properties {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// Markup that must never reach the HTML part as markup.
+    const PROBE: &str = "<x-probe>";
+    /// The only tags of the HTML part: the layout's own.
+    const TAGS: &[&str] = &["<!DOCTYPE html>", "<html ", "</html>", "<head>", "</head>", "<meta ", "<title>", "</title>", "<body ", "</body>", "<div ", "</div>", "<h2 ", "</h2>", "<p ", "</p>", "<ul ", "</ul>", "<li ", "</li>", "<br>"];
+    const ENTITIES: &[&str] = &["&amp;", "&lt;", "&gt;", "&quot;", "&#39;"];
+
+    /// Text a user, a client's record or the model could hold, with
+    /// [`PROBE`] somewhere in it.
+    fn probed() -> impl Strategy<Value = String> {
+        let piece = prop_oneof![
+            ".{0,12}",
+            Just("\n".to_owned()),
+            Just("\n\n".to_owned()),
+            Just("\r\n".to_owned()),
+            Just(CLIENT_NAME.to_owned()),
+            Just(USER_NAME.to_owned()),
+            Just("&amp;".to_owned()),
+            Just("<b>".to_owned()),
+            Just("- ".to_owned()),
+            Just("\"'".to_owned()),
+        ];
+        (proptest::collection::vec(piece, 0..8), any::<prop::sample::Index>()).prop_map(|(pieces, at)| {
+            let text: String = pieces.concat();
+            let boundaries: Vec<usize> = text.char_indices().map(|(i, _)| i).chain([text.len()]).collect();
+            let at = boundaries[at.index(boundaries.len())];
+            format!("{}{PROBE}{}", &text[..at], &text[at..])
+        })
+    }
+
+    fn probes(text: &str) -> usize {
+        text.matches(PROBE).count()
+    }
+
+    /// The probes a template text holds once its placeholders are filled.
+    fn probes_filled(text: &str, client: &str, user: &str) -> usize {
+        probes(text) + text.matches(CLIENT_NAME).count() * probes(client) + text.matches(USER_NAME).count() * probes(user)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        #[test]
+        fn markup_in_any_value_is_escaped_in_the_html_and_intact_in_the_text(
+            title in probed(), first in probed(), second in probed(), third in probed(),
+            client in probed(), user in probed(), summary in probed(), next_steps in probed(),
+        ) {
+            let template = EmailTemplate {
+                name: "t".into(),
+                from_name: "f".into(),
+                email_title: title,
+                first_content_section: first,
+                second_content_section: second,
+                third_content_section: third,
+            };
+            let r = FollowUp { template: &template, client_name: &client, user_name: &user, summary: &summary, next_steps: &next_steps }.render();
+
+            prop_assert!(!r.subject.contains(['\r', '\n']), "{:?}", r.subject);
+            prop_assert!(!r.html.contains(PROBE));
+            for (at, _) in r.html.match_indices('<') {
+                prop_assert!(TAGS.iter().any(|tag| r.html[at..].starts_with(tag)), "markup not the layout's: {}", &r.html[at..]);
+            }
+            for (at, _) in r.html.match_indices('&') {
+                prop_assert!(ENTITIES.iter().any(|e| r.html[at..].starts_with(e)), "a bare '&': {}", &r.html[at..]);
+            }
+
+            // Every value is in the text as given, each placeholder filled
+            // once, and in the HTML escaped.
+            let sections = [&template.first_content_section, &template.second_content_section, &template.third_content_section];
+            let expected = probes(&summary) + probes(&next_steps) + sections.iter().map(|s| probes_filled(s, &client, &user)).sum::<usize>();
+            prop_assert_eq!(probes(&r.text), expected);
+            prop_assert_eq!(probes(&r.subject), probes_filled(&template.email_title, &client, &user));
+            prop_assert_eq!(r.html.matches("&lt;x-probe&gt;").count(), expected + probes(&r.subject));
+        }
+
+        #[test]
+        fn placeholders_are_filled_with_the_names_as_given(
+            client in "([a-zA-Z ]{1,8}|\\[user name\\]|\\[client name\\]){1,3}",
+            user in "([a-zA-Z ]{1,8}|\\[user name\\]|\\[client name\\]){1,3}",
+        ) {
+            let template = EmailTemplate::default();
+            let r = FollowUp { template: &template, client_name: &client, user_name: &user, summary: "s", next_steps: "n" }.render();
+            prop_assert_eq!(r.subject, format!("Meeting Summary - {client}"));
+            let dear = format!("Dear {client},");
+            let meet = format!("meet with {user} today");
+            prop_assert!(r.text.contains(&dear), "{}", r.text);
+            prop_assert!(r.text.contains(&meet), "{}", r.text);
+            prop_assert!(r.html.contains(&escape_html(&dear)) && r.html.contains(&escape_html(&meet)), "{}", r.html);
+        }
     }
 }

@@ -193,7 +193,7 @@ fn find_name(lines: &[String], used: &[bool], email: &str, company: &str) -> Str
         let ws = words(line);
         !local.is_empty() && ws.iter().filter(|w| w.len() >= 2 && local.contains(w.as_str())).count() >= 1
     });
-    by_email.or(candidates.first()).map(|line| title_case_if_shouting(&clean_name(line))).unwrap_or_default()
+    by_email.or(candidates.first()).map(|line| clip(&title_case_if_shouting(&clean_name(line)))).unwrap_or_default()
 }
 
 fn looks_like_name(line: &str) -> bool {
@@ -229,7 +229,13 @@ fn title_case_if_shouting(name: &str) -> String {
 /// Letters, spaces, hyphens, apostrophes and periods, as the form wants.
 fn clean_name(line: &str) -> String {
     let kept: String = line.chars().filter(|c| c.is_alphabetic() || matches!(c, ' ' | '-' | '\'' | '’' | '.')).collect();
-    kept.split_whitespace().collect::<Vec<_>>().join(" ").chars().take(100).collect()
+    kept.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// At most the 100 characters the form takes. Cut after any change of
+/// case: a capital may lower-case to two characters (Turkish 'İ' to "i̇").
+fn clip(name: &str) -> String {
+    name.chars().take(100).collect::<String>().trim_end().to_owned()
 }
 
 /// A single line of printable text of at most 100 characters.
@@ -312,5 +318,82 @@ mod tests {
     fn nothing_recognisable_gives_empty_fields() {
         assert_eq!(extract(""), CardFields::default());
         assert_eq!(extract("~~~ ###\n|||"), CardFields::default());
+    }
+}
+
+#[cfg(test)]
+mod properties {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// A line OCR might give: noise, or something shaped like a card's.
+    fn line() -> impl Strategy<Value = String> {
+        prop_oneof![
+            ".{0,60}",
+            "\\PC{0,300}",
+            // Names, in capitals too, Turkish and Greek ones included.
+            "[A-ZÀ-ÖØ-ÞİŞĞΑ-Ω][A-Za-zÀ-ÖØ-öİŞĞıΑ-Ωα-ω'.-]{0,40}( [A-ZÀ-ÖØ-ÞİŞĞΑ-Ω][A-Za-zÀ-ÖØ-öİŞĞıΑ-Ωα-ω'.-]{0,40}){1,3}",
+            "[A-ZÀ-ÖØ-ÞİŞĞΑ-Ω][A-ZÀ-ÖØ-ÞİŞĞΑ-Ω'.-]{0,40}( [A-ZÀ-ÖØ-ÞİŞĞΑ-Ω][A-ZÀ-ÖØ-ÞİŞĞΑ-Ω'.-]{0,40}){1,3}",
+            "[A-Za-z ]{0,30} (Ltd|Inc\\.|GmbH|Corp|Labs|S\\.A\\.)",
+            "(Chief|Senior|Head of) [A-Za-z ]{0,80}",
+            "(Mobile|Fax|Tel|M:|F:|Direct)?[ :]{0,2}\\+?[0-9 ().-]{8,40}",
+            "[a-zA-Z0-9._%+-]{1,70}[ ]?@[ ]?[a-zA-Z0-9-]{1,70}(\\.[a-zA-Z]{2,6}){1,3}",
+            "(www\\.|https?://)[a-z.]{1,40}",
+            "[\\x00-\\x1f\\x7f\\u{85}\\u{2028}\\t ]{0,5}",
+        ]
+    }
+
+    fn card() -> impl Strategy<Value = String> {
+        let separator = prop_oneof![Just("\n"), Just("\r\n"), Just("\n\n"), Just(" | ")];
+        proptest::collection::vec((line(), separator), 0..40).prop_map(|lines| lines.into_iter().map(|(l, s)| l + s).collect())
+    }
+
+    fn assert_single_line_of_at_most(value: &str, max: usize, field: &str) -> Result<(), TestCaseError> {
+        prop_assert!(value.chars().count() <= max, "{} of {} characters: {:?}", field, value.chars().count(), value);
+        prop_assert!(!value.chars().any(char::is_control), "{} with a control character: {:?}", field, value);
+        prop_assert_eq!(value, value.trim(), "{} not trimmed", field);
+        Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        #[test]
+        fn any_text_gives_fields_the_client_form_accepts(text in prop_oneof![card(), ".*", "\\PC{1000,5000}"]) {
+            let fields = extract(&text);
+            for (value, max, field) in [(&fields.name, 100, "name"), (&fields.company, 100, "company"), (&fields.position, 100, "position"), (&fields.phone, 20, "phone")] {
+                assert_single_line_of_at_most(value, max, field)?;
+            }
+            // The email is one the form takes, as the form stores it.
+            prop_assert!(fields.email.is_empty() || is_email(&fields.email), "{:?}", fields.email);
+            prop_assert_eq!(&fields.email, &fields.email.to_lowercase());
+            if !fields.phone.is_empty() {
+                let digits = fields.phone.chars().filter(char::is_ascii_digit).count();
+                prop_assert!((10..=15).contains(&digits), "{:?}", fields.phone);
+                prop_assert!(fields.phone.trim_start_matches('+').chars().all(|c| c.is_ascii_digit() || " -().".contains(c)), "{:?}", fields.phone);
+            }
+        }
+
+        #[test]
+        fn a_line_holding_only_an_email_is_never_missed(
+            before in proptest::collection::vec(line(), 0..10),
+            email in "[a-z0-9]{1,20}(\\.[a-z0-9]{1,10})?@[a-z0-9]{1,20}\\.[a-z]{2,6}",
+            after in proptest::collection::vec(line(), 0..10),
+        ) {
+            let text = [before, vec![email.clone()], after].concat().join("\n");
+            let found = extract(&text).email;
+            prop_assert!(is_email(&found), "{found:?} from {text:?}");
+        }
+
+        #[test]
+        fn the_email_is_taken_from_the_text_as_written(text in card()) {
+            // Its characters, lower-cased, appear in order in the text:
+            // only spaces OCR put around '@' and '.' are dropped.
+            let email = extract(&text).email;
+            let lower = text.to_lowercase();
+            let mut rest = lower.chars();
+            prop_assert!(email.chars().all(|c| rest.any(|t| t == c)), "{email:?} from {text:?}");
+        }
     }
 }

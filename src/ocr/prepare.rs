@@ -15,10 +15,20 @@ use super::{OcrError, skew};
 /// Photo widths are brought between these. A card filling most of a phone
 /// photo then has its small print 20–40 pixels high.
 const WIDTHS: (u32, u32) = (1800, 2600);
+/// A card is under twice as long as it is high, and a photo of one shows
+/// some table around it. A picture far thinner is no card, and scaling it
+/// to reading width would take gigabytes: 4 × 16,000 pixels become
+/// 1,800 × 7.2 million.
+const THINNEST: u64 = 8;
 
 /// The photo, gray and ready for Tesseract.
 pub fn prepare(bytes: &[u8]) -> Result<GrayImage, OcrError> {
-    let mut gray = scale(decode_upright(bytes)?);
+    let gray = decode_upright(bytes)?;
+    let (short, long) = (gray.width().min(gray.height()), gray.width().max(gray.height()));
+    if short == 0 || u64::from(long) > THINNEST * u64::from(short) {
+        return Err(OcrError::Unreadable("The picture is far too narrow to be a business card: photograph the card itself".into()));
+    }
+    let mut gray = scale(gray);
     stretch_contrast(&mut gray);
     Ok(skew::level(gray))
 }
@@ -125,6 +135,18 @@ mod tests {
         assert_eq!(scale(GrayImage::new(4032, 3024)).dimensions(), (2600, 1950));
         assert_eq!(scale(GrayImage::new(1050, 600)).dimensions(), (1800, 1029));
         assert_eq!(scale(GrayImage::new(2000, 3000)).dimensions(), (2000, 3000));
+    }
+
+    #[test]
+    fn a_picture_too_thin_for_a_card_is_refused_before_it_is_scaled() {
+        for (width, height) in [(4, 16_000), (16_000, 1)] {
+            let mut png = Vec::new();
+            DynamicImage::ImageLuma8(GrayImage::new(width, height)).write_to(&mut Cursor::new(&mut png), ImageFormat::Png).unwrap();
+            assert!(matches!(prepare(&png), Err(OcrError::Unreadable(_))), "{width} × {height}");
+        }
+        let mut png = Vec::new();
+        DynamicImage::ImageLuma8(GrayImage::new(600, 1000)).write_to(&mut Cursor::new(&mut png), ImageFormat::Png).unwrap();
+        assert_eq!(prepare(&png).unwrap().dimensions(), (1800, 3000), "a card photographed standing is read");
     }
 
     #[test]

@@ -14,6 +14,7 @@ mod cards;
 mod clients;
 mod crash;
 mod follow_up;
+mod fuzz;
 mod install;
 mod instance;
 mod jobs;

@@ -160,3 +160,118 @@ fn decode_error(e: hound::Error) -> AudioError {
         hound::Error::UnfinishedSample => "it ends inside a sample".into(),
     })
 }
+
+#[cfg(test)]
+mod properties {
+    use std::io::Cursor;
+
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// A WAV hound wrote, with its data offset and frame size, and how
+    /// many frames it holds.
+    struct Wav {
+        bytes: Vec<u8>,
+        rate: u32,
+        data_offset: usize,
+        block_align: usize,
+        frames: usize,
+    }
+
+    impl std::fmt::Debug for Wav {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            write!(f, "Wav {{ rate: {}, block_align: {}, frames: {}, bytes: {:?} }}", self.rate, self.block_align, self.frames, &self.bytes[..self.data_offset])
+        }
+    }
+
+    fn wav_file() -> impl Strategy<Value = Wav> {
+        let rate = prop_oneof![
+            Just(8_000u32),
+            Just(16_000),
+            Just(44_100),
+            Just(48_000),
+            4_000u32..=48_000,
+            // Refused: no recorder writes them.
+            1u32..4_000,
+            384_001u32..=1_000_000,
+        ];
+        let encoding = prop_oneof![
+            Just((8u16, 1u16, hound::SampleFormat::Int)),
+            Just((16, 2, hound::SampleFormat::Int)),
+            Just((24, 3, hound::SampleFormat::Int)),
+            Just((24, 4, hound::SampleFormat::Int)),
+            Just((32, 4, hound::SampleFormat::Int)),
+            Just((32, 4, hound::SampleFormat::Float)),
+        ];
+        (rate, 1u16..=4, encoding, 0usize..3000).prop_map(|(rate, channels, (bits, bytes, format), frames)| {
+            let spec = hound::WavSpec { channels, sample_rate: rate, bits_per_sample: bits, sample_format: format };
+            let mut out = Cursor::new(Vec::new());
+            let mut writer = hound::WavWriter::new_with_spec_ex(&mut out, hound::WavSpecEx { spec, bytes_per_sample: bytes }).unwrap();
+            for i in 0..frames * usize::from(channels) {
+                match format {
+                    hound::SampleFormat::Float => writer.write_sample(((i % 200) as f32 - 100.0) / 100.0).unwrap(),
+                    hound::SampleFormat::Int => writer.write_sample((i % 100) as i32 - 50).unwrap(),
+                }
+            }
+            writer.finalize().unwrap();
+            let block_align = usize::from(channels) * usize::from(bytes);
+            let bytes = out.into_inner();
+            Wav { data_offset: bytes.len() - frames * block_align, bytes, rate, block_align, frames }
+        })
+    }
+
+    /// The 16 kHz samples `frames` frames at `rate` give: the same duration.
+    fn resampled_len(frames: usize, rate: u32) -> usize {
+        (frames as u64 * u64::from(SAMPLE_RATE)).div_ceil(u64::from(rate)) as usize
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        #[test]
+        fn any_bytes_decode_to_an_error_or_at_most_four_samples_a_byte(
+            bytes in prop_oneof![
+                proptest::collection::vec(any::<u8>(), 0..512),
+                proptest::collection::vec(any::<u8>(), 0..512).prop_map(|rest| [b"RIFF\xff\xff\xff\xffWAVEfmt ".as_slice(), &rest].concat()),
+            ]
+        ) {
+            // The lowest rate read is 4 kHz and a sample takes a byte at least.
+            if let Ok(samples) = read_wav(&bytes[..]) {
+                prop_assert!(samples.len() <= 4 * bytes.len(), "{} samples from {} bytes", samples.len(), bytes.len());
+            }
+        }
+
+        #[test]
+        fn a_whole_wav_decodes_to_its_duration_at_16_khz(wav in wav_file()) {
+            match read_wav(&wav.bytes[..]) {
+                Ok(samples) => {
+                    prop_assert!(RATES.contains(&wav.rate));
+                    prop_assert_eq!(samples.len(), resampled_len(wav.frames, wav.rate));
+                    prop_assert!(samples.iter().all(|s| s.is_finite() && s.abs() <= 2.0));
+                }
+                Err(e) => prop_assert!(!RATES.contains(&wav.rate), "{e}"),
+            }
+        }
+
+        #[test]
+        fn a_wav_cut_anywhere_decodes_to_an_error_or_the_whole_frames_before_the_cut(wav in wav_file(), cut in any::<prop::sample::Index>()) {
+            let cut = cut.index(wav.bytes.len() + 1);
+            if let Ok(samples) = read_wav(&wav.bytes[..cut]) {
+                prop_assert!(cut >= wav.data_offset, "a cut header is an error");
+                let kept = (cut - wav.data_offset) / wav.block_align;
+                prop_assert_eq!(samples.len(), resampled_len(kept, wav.rate));
+            }
+        }
+
+        #[test]
+        fn a_wav_with_any_byte_changed_decodes_to_an_error_or_a_bounded_output(wav in wav_file(), at in any::<prop::sample::Index>(), value in any::<u8>()) {
+            let mut bytes = wav.bytes;
+            let at = at.index(bytes.len());
+            bytes[at] = value;
+            if let Ok(samples) = read_wav(&bytes[..]) {
+                prop_assert!(samples.len() <= 4 * bytes.len(), "{} samples from {} bytes", samples.len(), bytes.len());
+            }
+        }
+    }
+}
