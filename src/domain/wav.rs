@@ -91,14 +91,33 @@ mod tests {
 }
 
 #[cfg(test)]
-mod properties {
+pub(crate) mod properties {
     use proptest::prelude::*;
 
     use super::*;
 
-    /// A WAV as hound writes it: any rate, 1–8 channels, each sample
-    /// encoding hound reads (24-bit samples alone or in 4-byte containers).
-    fn wav_file() -> impl Strategy<Value = Vec<u8>> {
+    /// A WAV as hound writes it, with what it was written with.
+    pub(crate) struct HoundWav {
+        pub bytes: Vec<u8>,
+        pub rate: u32,
+        /// Where the samples start.
+        pub data_offset: usize,
+        /// Bytes per frame (all channels).
+        pub block_align: usize,
+        pub frames: usize,
+    }
+
+    impl std::fmt::Debug for HoundWav {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            let header = &self.bytes[..self.data_offset];
+            write!(f, "HoundWav {{ rate: {}, block_align: {}, frames: {}, header: {header:?} }}", self.rate, self.block_align, self.frames)
+        }
+    }
+
+    /// WAVs hound writes at a rate from `rate`, with 1 to `channels`
+    /// channels and fewer than `frames` frames, in each sample encoding
+    /// hound reads (24-bit samples alone or in 4-byte containers).
+    pub(crate) fn hound_wav(rate: impl Strategy<Value = u32>, channels: u16, frames: usize) -> impl Strategy<Value = HoundWav> {
         let encoding = prop_oneof![
             Just((8u16, 1u16, hound::SampleFormat::Int)),
             Just((16, 2, hound::SampleFormat::Int)),
@@ -107,19 +126,26 @@ mod properties {
             Just((32, 4, hound::SampleFormat::Int)),
             Just((32, 4, hound::SampleFormat::Float)),
         ];
-        (1u32..=384_000, 1u16..=8, encoding, 0usize..200).prop_map(|(rate, channels, (bits, bytes, format), frames)| {
+        (rate, 1..=channels, encoding, 0..frames).prop_map(|(rate, channels, (bits, bytes, format), frames)| {
             let spec = hound::WavSpec { channels, sample_rate: rate, bits_per_sample: bits, sample_format: format };
             let mut out = Cursor::new(Vec::new());
             let mut writer = hound::WavWriter::new_with_spec_ex(&mut out, hound::WavSpecEx { spec, bytes_per_sample: bytes }).unwrap();
             for i in 0..frames * usize::from(channels) {
                 match format {
-                    hound::SampleFormat::Float => writer.write_sample(i as f32 / 1000.0).unwrap(),
-                    hound::SampleFormat::Int => writer.write_sample((i % 100) as i8).unwrap(),
+                    hound::SampleFormat::Float => writer.write_sample(((i % 200) as f32 - 100.0) / 100.0).unwrap(),
+                    hound::SampleFormat::Int => writer.write_sample((i % 100) as i32 - 50).unwrap(),
                 }
             }
             writer.finalize().unwrap();
-            out.into_inner()
+            let block_align = usize::from(channels) * usize::from(bytes);
+            let bytes = out.into_inner();
+            HoundWav { data_offset: bytes.len() - frames * block_align, bytes, rate, block_align, frames }
         })
+    }
+
+    /// Any rate, 1–8 channels.
+    fn wav_file() -> impl Strategy<Value = Vec<u8>> {
+        hound_wav(1u32..=384_000, 8, 200).prop_map(|wav| wav.bytes)
     }
 
     /// What every header the parser returns must satisfy, whatever the

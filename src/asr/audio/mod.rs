@@ -163,29 +163,12 @@ fn decode_error(e: hound::Error) -> AudioError {
 
 #[cfg(test)]
 mod properties {
-    use std::io::Cursor;
-
     use proptest::prelude::*;
 
     use super::*;
+    use crate::domain::wav::properties::{HoundWav, hound_wav};
 
-    /// A WAV hound wrote, with its data offset and frame size, and how
-    /// many frames it holds.
-    struct Wav {
-        bytes: Vec<u8>,
-        rate: u32,
-        data_offset: usize,
-        block_align: usize,
-        frames: usize,
-    }
-
-    impl std::fmt::Debug for Wav {
-        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            write!(f, "Wav {{ rate: {}, block_align: {}, frames: {}, bytes: {:?} }}", self.rate, self.block_align, self.frames, &self.bytes[..self.data_offset])
-        }
-    }
-
-    fn wav_file() -> impl Strategy<Value = Wav> {
+    fn wav_file() -> impl Strategy<Value = HoundWav> {
         let rate = prop_oneof![
             Just(8_000u32),
             Just(16_000),
@@ -196,29 +179,7 @@ mod properties {
             1u32..4_000,
             384_001u32..=1_000_000,
         ];
-        let encoding = prop_oneof![
-            Just((8u16, 1u16, hound::SampleFormat::Int)),
-            Just((16, 2, hound::SampleFormat::Int)),
-            Just((24, 3, hound::SampleFormat::Int)),
-            Just((24, 4, hound::SampleFormat::Int)),
-            Just((32, 4, hound::SampleFormat::Int)),
-            Just((32, 4, hound::SampleFormat::Float)),
-        ];
-        (rate, 1u16..=4, encoding, 0usize..3000).prop_map(|(rate, channels, (bits, bytes, format), frames)| {
-            let spec = hound::WavSpec { channels, sample_rate: rate, bits_per_sample: bits, sample_format: format };
-            let mut out = Cursor::new(Vec::new());
-            let mut writer = hound::WavWriter::new_with_spec_ex(&mut out, hound::WavSpecEx { spec, bytes_per_sample: bytes }).unwrap();
-            for i in 0..frames * usize::from(channels) {
-                match format {
-                    hound::SampleFormat::Float => writer.write_sample(((i % 200) as f32 - 100.0) / 100.0).unwrap(),
-                    hound::SampleFormat::Int => writer.write_sample((i % 100) as i32 - 50).unwrap(),
-                }
-            }
-            writer.finalize().unwrap();
-            let block_align = usize::from(channels) * usize::from(bytes);
-            let bytes = out.into_inner();
-            Wav { data_offset: bytes.len() - frames * block_align, bytes, rate, block_align, frames }
-        })
+        hound_wav(rate, 4, 3000)
     }
 
     /// The 16 kHz samples `frames` frames at `rate` give: the same duration.
