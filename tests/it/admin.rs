@@ -296,35 +296,43 @@ fn a_template_header_with_any_line_break_is_refused_and_the_saved_one_kept() {
 
 #[test]
 fn a_backup_taken_under_write_load_restores_every_acknowledged_write() {
+    use rand::SeedableRng;
     let app = spawn_app();
     let base = app.url.clone();
     let mut writer = signed_in_user(&base, "busy@example.com", PASSWORD);
-    let acknowledged = std::sync::Arc::new(std::sync::Mutex::new(Vec::<u64>::new()));
+    // Each acknowledged client with the SHA-256 of its photo, and whether a
+    // recording (and so a job) came with it.
+    let acknowledged = std::sync::Arc::new(std::sync::Mutex::new(Vec::<(u64, String, bool)>::new()));
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let load = {
         let (acknowledged, stop, cookie) = (acknowledged.clone(), stop.clone(), writer.cookie.clone());
         let base = base.clone();
         std::thread::spawn(move || {
-            let mut browser = Browser { cookie, ..Browser::new(&base) };
+            let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+            let mut browser = Browser { cookie: cookie.clone(), ..Browser::new(&base) };
             let mut n = 0;
             while !stop.load(std::sync::atomic::Ordering::Relaxed) {
                 n += 1;
                 let reply = browser.post("/api/clients", json!({"clientData": {"name": format!("Client {}", "x".repeat(n % 5 + 1)), "email": "c@client.example", "phone": "555 123 4567"}}));
-                if reply.status == 201 {
-                    acknowledged.lock().unwrap().push(reply.body["id"].as_u64().unwrap());
+                let Some(id) = reply.body["id"].as_u64().filter(|_| reply.status == 201) else { continue };
+                let png = crate::crash::photo(&mut rng);
+                let photo = browser.post(&format!("/api/clients/{id}/photo"), json!({"photo": crate::harness::data_url(&png)}));
+                let recorded = n % 4 == 0 && crate::clients::upload(&base, cookie.as_deref().unwrap(), id, &crate::crash::wav(&mut rng, 0.3)).0 == 200;
+                if photo.status == 200 {
+                    acknowledged.lock().unwrap().push((id, crate::crash::sha(&png), recorded));
                 }
             }
         })
     };
-    std::thread::sleep(std::time::Duration::from_millis(300));
-    let before: Vec<u64> = acknowledged.lock().unwrap().clone();
+    std::thread::sleep(std::time::Duration::from_millis(600));
+    let before = acknowledged.lock().unwrap().clone();
     let backup = app.data_dir.join("backup.redb");
     let out = cli(&app.data_dir, &["backup", backup.to_str().unwrap()]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     std::thread::sleep(std::time::Duration::from_millis(200));
     stop.store(true, std::sync::atomic::Ordering::Relaxed);
     load.join().unwrap();
-    assert!(!before.is_empty(), "writes happened before the backup");
+    assert!(before.iter().any(|(_, _, recorded)| *recorded), "photos and recordings were written before the backup");
 
     let fresh = tempfile::tempdir().unwrap();
     let restored = cli(fresh.path(), &["restore", backup.to_str().unwrap()]);
@@ -333,9 +341,17 @@ fn a_backup_taken_under_write_load_restores_every_acknowledged_write() {
     let again = spawn_with(fresh.path(), &["--http"]).unwrap();
     let mut reader = Browser::new(&again.url);
     assert_eq!(reader.post("/api/auth/login", json!({"email": "busy@example.com", "password": PASSWORD})).status, 200);
-    let ids: Vec<u64> = reader.get("/api/clients").body.as_array().unwrap().iter().map(|c| c["id"].as_u64().unwrap()).collect();
-    for id in &before {
-        assert!(ids.contains(id), "client {id}, acknowledged before the backup, is in it");
+    let cookie = format!("debrief_session={}", reader.cookie.clone().unwrap());
+    for (id, photo_sha, recorded) in &before {
+        let client = reader.get(&format!("/api/clients/{id}"));
+        assert_eq!(client.status, 200, "client {id}, acknowledged before the backup, is in it");
+        let url = format!("{}{}", again.url, client.body["photoUrl"].as_str().expect("its photo"));
+        let mut photo = crate::harness::client().get(&url).header("Cookie", &cookie).call().unwrap();
+        assert_eq!(&crate::crash::sha(&photo.body_mut().read_to_vec().unwrap()), photo_sha, "client {id}'s photo, byte for byte");
+        if *recorded {
+            assert!(client.body["recordingUrl"].is_string(), "client {id}'s recording");
+            assert!(client.body["job"].is_object(), "client {id}'s job: {}", client.text);
+        }
     }
     assert_eq!(writer.get("/api/auth/me").status, 200, "the server kept serving");
 }
@@ -457,7 +473,6 @@ fn compact_shrinks_the_database_after_deletions() {
 
 /// A PNG of about 700 KB of noise, as a data URL.
 fn big_png() -> String {
-    use base64::Engine;
     let mut state = 0x2545_f491_u32;
     let pixels: Vec<u8> = (0..(480 * 480 * 3))
         .map(|_| {
@@ -469,5 +484,5 @@ fn big_png() -> String {
         .collect();
     let mut png = Vec::new();
     image::write_buffer_with_format(&mut std::io::Cursor::new(&mut png), &pixels, 480, 480, image::ExtendedColorType::Rgb8, image::ImageFormat::Png).unwrap();
-    format!("data:image/png;base64,{}", base64::engine::general_purpose::STANDARD.encode(png))
+    crate::harness::data_url(&png)
 }
