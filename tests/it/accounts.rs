@@ -4,7 +4,7 @@
 use serde_json::{Value, json};
 
 use crate::browser::{Browser, signed_in_user, signup_form};
-use crate::harness::{spawn_app, spawn_app_with};
+use crate::harness::{data_url, spawn_app, spawn_app_with};
 
 const PASSWORD: &str = "correct horse";
 
@@ -13,12 +13,6 @@ fn assert_clean(reply: &crate::browser::Reply) {
     assert!(!reply.text.contains("$argon2"), "a hash leaked: {}", reply.text);
     assert!(!reply.text.contains(PASSWORD), "a password leaked: {}", reply.text);
     assert!(!reply.text.to_lowercase().contains("passwordhash"), "{}", reply.text);
-}
-
-/// `bytes` as the browser would send a photo, claiming to be a PNG.
-fn data_url(bytes: &[u8]) -> String {
-    use base64::Engine;
-    format!("data:image/png;base64,{}", base64::engine::general_purpose::STANDARD.encode(bytes))
 }
 
 struct Scenario {

@@ -50,10 +50,6 @@ impl Http {
     }
 
     fn send(&self, method: &str, path: &str, content_type: Option<&str>, body: Vec<u8>) -> Outcome {
-        self.send_with(method, path, content_type, body, &[])
-    }
-
-    fn send_with(&self, method: &str, path: &str, content_type: Option<&str>, body: Vec<u8>, headers: &[(&str, &str)]) -> Outcome {
         let mut req = ureq::http::Request::builder()
             .method(method)
             .uri(format!("{}{path}", self.base))
@@ -61,9 +57,6 @@ impl Http {
             .header("Origin", &self.base);
         if let Some(content_type) = content_type {
             req = req.header("Content-Type", content_type);
-        }
-        for (name, value) in headers {
-            req = req.header(*name, *value);
         }
         match self.agent.run(req.body(body).unwrap()) {
             Ok(mut res) => match res.body_mut().with_config().limit(16 << 20).read_to_vec() {
@@ -296,10 +289,8 @@ fn write_once(http: &Http, ledger: &Mutex<Ledger>, me: usize, rng: &mut StdRng, 
             (id, outcome, Pending::Fields(fields))
         }
         Write::Photo(id) => {
-            use base64::Engine;
             let png = photo(rng);
-            let url = format!("data:image/png;base64,{}", base64::engine::general_purpose::STANDARD.encode(&png));
-            let outcome = http.json("POST", &format!("/api/clients/{id}/photo"), &json!({"photo": url}));
+            let outcome = http.json("POST", &format!("/api/clients/{id}/photo"), &json!({"photo": crate::harness::data_url(&png)}));
             (id, outcome, Pending::Photo(sha(&png)))
         }
         Write::Recording(id) => {
@@ -364,9 +355,7 @@ enum Pending {
 /// Reads a stored file in full: a record pointing at a missing or partial
 /// blob fails here.
 fn file_sha(http: &Http, url: &str, what: &str) -> String {
-    // A fresh connection each: on one kept alive, a streamed body can wait
-    // for a delayed ACK (40 ms) behind its headers.
-    match http.send_with("GET", url, None, Vec::new(), &[("Connection", "close")]) {
+    match http.send("GET", url, None, Vec::new()) {
         Outcome::Answered(200, body) => sha(&body),
         Outcome::Answered(status, body) => panic!("{what}: {url} is referenced but answers {status}: {}", String::from_utf8_lossy(&body)),
         Outcome::CutOff => panic!("{what}: {url} is referenced but cannot be read whole"),

@@ -160,3 +160,9 @@ pub fn test_models() -> PathBuf {
     assert!(dir.join("librivox").is_dir(), "test models missing in {}: run scripts/test-models", dir.display());
     dir
 }
+
+/// `bytes` as the browser sends a photo: a data URL claiming a PNG.
+pub fn data_url(bytes: &[u8]) -> String {
+    use base64::Engine;
+    format!("data:image/png;base64,{}", base64::engine::general_purpose::STANDARD.encode(bytes))
+}
