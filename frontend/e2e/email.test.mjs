@@ -15,6 +15,7 @@ import {
   fieldError,
   heading,
   notification,
+  openEmailPreview,
   seeToast,
   signIn,
   startServer,
@@ -53,16 +54,6 @@ async function createClient(page, { summary = SUMMARY, nextSteps = "", ...overri
   const patched = await apiFromPage(page, "PATCH", `/api/clients/${created.body.id}`, { ...data, summary, nextSteps });
   assert.equal(patched.status, 200, JSON.stringify(patched.body));
   return patched.body;
-}
-
-async function openPreview(page, client) {
-  await page.goto(`/client/${client.id}`);
-  await heading(page, client.name).waitFor();
-  await page.getByRole("button", { name: "Email Client" }).click();
-  const dialog = page.getByRole("dialog", { name: "Email Preview" });
-  await dialog.waitFor();
-  await dialog.locator(".email-meta").waitFor();
-  return dialog;
 }
 
 /** The text of the email's HTML part as the frame shows it. */
@@ -215,7 +206,7 @@ describe("Email Client with an SMTP server", () => {
         await heading(page, client.name).waitFor();
         await checkA11y(page);
 
-        const dialog = await openPreview(page, client);
+        const dialog = await openEmailPreview(page, client);
         // Full screen on a phone.
         assert.deepEqual(await dialog.boundingBox(), { x: 0, y: 0, width: 390, height: 844 });
         const expected = (await apiFromPage(page, "GET", `/api/clients/${client.id}/email`)).body;
@@ -321,7 +312,7 @@ describe("Email Client without SMTP", () => {
     app.run(t, async (page) => {
       await signIn(page);
       const client = await createClient(page, { nextSteps: "Call back on Monday" });
-      const dialog = await openPreview(page, client);
+      const dialog = await openEmailPreview(page, client);
       await framed(page).getByText("Call back on Monday", { exact: true }).waitFor();
       await checkA11y(page);
 
@@ -378,7 +369,7 @@ describe("Email Client without SMTP", () => {
     app.run(t, async (page) => {
       await signIn(page);
       const client = await createClient(page);
-      const dialog = await openPreview(page, client);
+      const dialog = await openEmailPreview(page, client);
       await page.route("**/api/clients/*/send-email", (route) =>
         route.fulfill({ status: 502, contentType: "application/json", body: '{"message":"Failed to send email"}' }),
       );

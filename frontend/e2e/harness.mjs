@@ -398,6 +398,17 @@ export async function seeToast(page, title, description) {
 }
 
 /** Waits until the address is `path` (a string, or a RegExp for the pathname). */
+/** The client's page, then its e-mail dialog, open once the preview's details show. */
+export async function openEmailPreview(page, client) {
+  await page.goto(`/client/${client.id}`);
+  await heading(page, client.name).waitFor();
+  await page.getByRole("button", { name: "Email Client" }).click();
+  const dialog = page.getByRole("dialog", { name: "Email Preview" });
+  await dialog.waitFor();
+  await dialog.locator(".email-meta").waitFor();
+  return dialog;
+}
+
 export async function onPath(page, path) {
   await page.waitForURL((url) => (typeof path === "string" ? url.pathname === path : path.test(url.pathname)));
 }

@@ -15,6 +15,7 @@ import {
   createAdmin as createAdminOn,
   heading,
   onPath,
+  openEmailPreview,
   seeToast,
   signIn,
   signUpAndLogIn,
@@ -248,12 +249,7 @@ describe("markup in free-text fields", () => {
       const guard = watch(page);
       const client = await markupClient(page, 41);
       const userName = `${fields.firstName} ${fields.lastName}`;
-      await page.goto(`/client/${client.id}`);
-      await heading(page, client.name).waitFor();
-      await page.getByRole("button", { name: "Email Client" }).click();
-      const dialog = page.getByRole("dialog", { name: "Email Preview" });
-      await dialog.waitFor();
-      await dialog.locator(".email-meta").waitFor();
+      const dialog = await openEmailPreview(page, client);
       const subject = `Meeting with ${client.name} ${img(22)}`;
       assert.deepEqual(await dialog.locator(".email-meta dd").allTextContents(), [
         template.fromName,
