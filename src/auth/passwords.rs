@@ -82,4 +82,29 @@ mod tests {
         let passwords = Passwords::new(1);
         assert!(!passwords.verify("no account has this password".into(), None).await.unwrap());
     }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn no_more_hashes_run_at_once_than_the_limit() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let passwords = Passwords::new(2);
+        let (running, peak) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+        let logins: Vec<_> = (0..8)
+            .map(|_| {
+                let (passwords, running, peak) = (passwords.clone(), running.clone(), peak.clone());
+                tokio::spawn(async move {
+                    passwords
+                        .blocking(move || {
+                            peak.fetch_max(running.fetch_add(1, Ordering::SeqCst) + 1, Ordering::SeqCst);
+                            std::thread::sleep(std::time::Duration::from_millis(30));
+                            running.fetch_sub(1, Ordering::SeqCst);
+                        })
+                        .await
+                })
+            })
+            .collect();
+        for login in logins {
+            login.await.unwrap().unwrap();
+        }
+        assert_eq!(peak.load(Ordering::SeqCst), 2, "eight logins at once, two hashes at a time");
+    }
 }
