@@ -363,9 +363,17 @@ describe("recorder and save", () => {
       const id = new URL(page.url()).pathname.split("/").pop();
       assert.equal(kept[0].clientId, id);
 
-      // Still there after a reload; the retry uploads it.
+      // Still there after a reload; the retry uploads it. The app's background
+      // sync tries a kept recording by itself after the reload: let it give up
+      // (five more tries) first, or it may upload the file while the test
+      // reaches for Retry and take the button away.
       await page.reload();
       await heading(page, client.name).waitFor();
+      for (const start = Date.now(); tries < 10; await page.waitForTimeout(100)) {
+        assert.ok(Date.now() - start < 90_000, `the background sync tried ${tries - 5} times and then stopped`);
+      }
+      await notice.getByText("Recording not uploaded").waitFor();
+      assert.equal(tries, 10, "the background sync gives up after five tries too");
       failing = false;
       await notice.getByRole("button", { name: "Retry" }).click();
       await seeToast(page, "Recording uploaded");
