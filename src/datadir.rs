@@ -82,9 +82,7 @@ impl DataDir {
                 let holder = read_holder(&mut file);
                 Err(AlreadyRunning { data_dir: self.root.clone(), holder }.into())
             }
-            Err(fs::TryLockError::Error(e)) => {
-                Err(anyhow::anyhow!("cannot lock {}: {e}", self.lock_file().display()))
-            }
+            Err(fs::TryLockError::Error(e)) => Err(anyhow::anyhow!("cannot lock {}: {e}", self.lock_file().display())),
         }
     }
 

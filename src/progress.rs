@@ -47,7 +47,9 @@ impl Progress {
     fn start(label: &str, unit: Unit, done: u64, total: Option<u64>, template: &str) -> Self {
         let shown = if std::io::stderr().is_terminal() {
             let bar = total.map_or_else(ProgressBar::no_length, ProgressBar::new);
-            let style = ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar()).progress_chars("=> ");
+            let style = ProgressStyle::with_template(template)
+                .unwrap_or_else(|_| ProgressStyle::default_bar())
+                .progress_chars("=> ");
             bar.set_style(style);
             bar.set_message(label.to_owned());
             bar.set_position(done);

@@ -8,15 +8,15 @@
 //! authority is kept, so phones only ever trust it once.
 
 use std::fs;
+use std::io::Write;
 use std::net::IpAddr;
 use std::os::unix::fs::OpenOptionsExt;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use rcgen::{
-    BasicConstraints, CertificateParams, DistinguishedName, DnType, ExtendedKeyUsagePurpose, IsCa,
-    Issuer, KeyPair, KeyUsagePurpose,
+    BasicConstraints, CertificateParams, DistinguishedName, DnType, ExtendedKeyUsagePurpose, IsCa, Issuer, KeyPair,
+    KeyUsagePurpose,
 };
 use time::{Duration, OffsetDateTime};
 
@@ -90,7 +90,8 @@ impl LocalCa {
         name.push(DnType::OrganizationName, "Debrief");
         params.distinguished_name = name;
         params.is_ca = IsCa::Ca(BasicConstraints::Constrained(0));
-        params.key_usages = vec![KeyUsagePurpose::KeyCertSign, KeyUsagePurpose::CrlSign, KeyUsagePurpose::DigitalSignature];
+        params.key_usages =
+            vec![KeyUsagePurpose::KeyCertSign, KeyUsagePurpose::CrlSign, KeyUsagePurpose::DigitalSignature];
         let now = OffsetDateTime::now_utc();
         params.not_before = now - Duration::days(1);
         params.not_after = now + CA_LIFETIME;

@@ -9,8 +9,8 @@ pub mod whisper;
 
 use serde::Serialize;
 
-pub use choose::{AsrChoice, Plan, load, plan};
 pub use crate::engine::{EngineError, Progress};
+pub use choose::{AsrChoice, Plan, load, plan};
 
 /// The rate every engine works at; `audio` resamples anything else to it.
 pub const SAMPLE_RATE: u32 = 16_000;
@@ -50,9 +50,7 @@ impl Transcript {
     }
 }
 
-
 pub trait Transcriber: Send {
     /// `samples` are 16 kHz mono in [-1, 1].
     fn transcribe(&mut self, samples: &[f32], progress: Progress<'_>) -> Result<Transcript, EngineError>;
 }
-

@@ -10,7 +10,8 @@ use tokio::sync::Semaphore;
 /// Written out rather than computed at start-up, where one hash would add
 /// 80 ms to every start; a test keeps its cost parameters equal to those
 /// of the hashes we make.
-const DUMMY_HASH: &str = "$argon2id$v=19$m=19456,t=2,p=1$W8j2Vbn5/MJ6qnUEJocGTQ$Y+bgxL4luYE5Ps9LbMXd8Y60htVvHwXk88zWt5jS8C8";
+const DUMMY_HASH: &str =
+    "$argon2id$v=19$m=19456,t=2,p=1$W8j2Vbn5/MJ6qnUEJocGTQ$Y+bgxL4luYE5Ps9LbMXd8Y60htVvHwXk88zWt5jS8C8";
 
 /// Argon2id, on the calling thread: for the CLI and the control socket,
 /// which are not on the async executor.
@@ -44,7 +45,8 @@ impl Passwords {
         self.blocking(move || {
             let known = hash.is_some();
             let stored = hash.unwrap_or_else(|| DUMMY_HASH.to_owned());
-            let parsed = PasswordHash::new(&stored).map_err(|e| anyhow::anyhow!("a stored password hash is malformed: {e}"))?;
+            let parsed =
+                PasswordHash::new(&stored).map_err(|e| anyhow::anyhow!("a stored password hash is malformed: {e}"))?;
             let matches = Argon2::default().verify_password(password.as_bytes(), &parsed).is_ok();
             Ok(known && matches)
         })
@@ -74,7 +76,10 @@ mod tests {
     fn the_dummy_hash_costs_as_much_to_verify_as_a_real_one() {
         let real = hash_blocking("correct horse").unwrap();
         let (real, dummy) = (PasswordHash::new(&real).unwrap(), PasswordHash::new(DUMMY_HASH).unwrap());
-        assert_eq!((real.algorithm, real.version, real.params.to_string()), (dummy.algorithm, dummy.version, dummy.params.to_string()));
+        assert_eq!(
+            (real.algorithm, real.version, real.params.to_string()),
+            (dummy.algorithm, dummy.version, dummy.params.to_string())
+        );
     }
 
     #[tokio::test]

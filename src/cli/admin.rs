@@ -30,9 +30,13 @@ pub enum AdminCommand {
 
 pub fn run(data_dir: &DataDir, command: AdminCommand) -> anyhow::Result<i32> {
     let request = match command {
-        AdminCommand::Create { username, password_stdin } => Request::AdminCreate { username, password: password(password_stdin)? },
+        AdminCommand::Create { username, password_stdin } => {
+            Request::AdminCreate { username, password: password(password_stdin)? }
+        }
         AdminCommand::List => Request::AdminList,
-        AdminCommand::Passwd { username, password_stdin } => Request::AdminPasswd { username, password: password(password_stdin)? },
+        AdminCommand::Passwd { username, password_stdin } => {
+            Request::AdminPasswd { username, password: password(password_stdin)? }
+        }
         AdminCommand::Delete { username } => Request::AdminDelete { username },
     };
     remote::print(&remote::run(data_dir, request, default_context)?);

@@ -2,8 +2,8 @@
 
 use std::time::Duration;
 
-use crate::control::{self, Request, Response};
 use crate::asr::{AsrChoice, Plan};
+use crate::control::{self, Request, Response};
 use crate::datadir::DataDir;
 use crate::models::{Kind, ModelsDir, install_hint};
 use crate::store::Store;
@@ -51,7 +51,11 @@ pub fn run(data_dir: &DataDir, models: &ModelsDir) -> anyhow::Result<i32> {
     let mut report = Report { failed: false };
     match crate::ocr::tesseract_version() {
         Some(version) => report.line("ocr", State::Ok, version),
-        None => report.line("ocr", State::Missing, "business-card scanning needs: apt-get install tesseract-ocr tesseract-ocr-eng"),
+        None => report.line(
+            "ocr",
+            State::Missing,
+            "business-card scanning needs: apt-get install tesseract-ocr tesseract-ocr-eng",
+        ),
     }
     check_engines(&mut report, models);
     if !data_dir.root().is_dir() {
@@ -61,18 +65,42 @@ pub fn run(data_dir: &DataDir, models: &ModelsDir) -> anyhow::Result<i32> {
     report.line("data dir", State::Ok, data_dir.root().display().to_string());
     let size = std::fs::metadata(data_dir.database()).map(|m| m.len()).unwrap_or(0);
     match data_dir.free_bytes() {
-        Some(free) if free < 500_000_000 => report.line("disk", State::Low, format!("{} free, database {}: free some space (uploads stop below 100 MB)", megabytes(free), megabytes(size))),
-        Some(free) => report.line("disk", State::Ok, format!("{} free, database {} (`debrief compact` shrinks it after deletions)", megabytes(free), megabytes(size))),
+        Some(free) if free < 500_000_000 => report.line(
+            "disk",
+            State::Low,
+            format!(
+                "{} free, database {}: free some space (uploads stop below 100 MB)",
+                megabytes(free),
+                megabytes(size)
+            ),
+        ),
+        Some(free) => report.line(
+            "disk",
+            State::Ok,
+            format!(
+                "{} free, database {} (`debrief compact` shrinks it after deletions)",
+                megabytes(free),
+                megabytes(size)
+            ),
+        ),
         None => report.line("disk", State::Missing, "free space unknown"),
     }
 
     match control::call(&data_dir.control_socket(), &Request::Status, Duration::from_secs(5)) {
         Ok(Response::Status(status)) => {
-            report.line("server", State::Running, format!("pid {}, {} (version {}, up {} s)", status.pid, status.url, status.version, status.uptime_secs));
+            report.line(
+                "server",
+                State::Running,
+                format!("pid {}, {} (version {}, up {} s)", status.pid, status.url, status.version, status.uptime_secs),
+            );
             for url in &status.lan_urls {
                 report.line("", State::Ok, format!("phones: {url}"));
             }
-            report.line("database", State::Ok, format!("schema {} (through the running server)", status.schema_version));
+            report.line(
+                "database",
+                State::Ok,
+                format!("schema {} (through the running server)", status.schema_version),
+            );
             report.line("tls", State::Ok, status.tls);
         }
         Ok(Response::Error { message }) => report.line("server", State::Error, message),
@@ -81,7 +109,10 @@ pub fn run(data_dir: &DataDir, models: &ModelsDir) -> anyhow::Result<i32> {
             Some(holder) => report.line(
                 "server",
                 State::Error,
-                format!("pid {} holds the data directory but its control socket does not answer; restart it", holder.pid),
+                format!(
+                    "pid {} holds the data directory but its control socket does not answer; restart it",
+                    holder.pid
+                ),
             ),
             None => {
                 report.line("server", State::Stopped, "start it with `debrief serve`");
@@ -98,9 +129,15 @@ pub fn run(data_dir: &DataDir, models: &ModelsDir) -> anyhow::Result<i32> {
 fn check_engines(report: &mut Report, models: &ModelsDir) {
     let found = |path: Option<std::path::PathBuf>| path.map(|p| p.display().to_string());
     let lines = [
-        ("libvosk", crate::asr::vosk::find_library(models).map(|lib| lib.location().to_owned()).map_err(|e| e.to_string())),
+        (
+            "libvosk",
+            crate::asr::vosk::find_library(models).map(|lib| lib.location().to_owned()).map_err(|e| e.to_string()),
+        ),
         ("vosk", found(models.vosk_model()).ok_or_else(|| format!("no Vosk model: `{}`", install_hint(Kind::Vosk)))),
-        ("whisper", found(models.whisper_model()).ok_or_else(|| format!("no Whisper model: `{}`", install_hint(Kind::Whisper)))),
+        (
+            "whisper",
+            found(models.whisper_model()).ok_or_else(|| format!("no Whisper model: `{}`", install_hint(Kind::Whisper))),
+        ),
     ];
     for (part, state) in lines {
         match state {
@@ -135,8 +172,14 @@ fn check_database(report: &mut Report, data_dir: &DataDir) {
 fn check_local_ca(report: &mut Report, data_dir: &DataDir) {
     let ca = LocalCa::new(data_dir.tls_dir());
     match std::fs::read_to_string(ca.ca_cert_path()).ok().as_deref().and_then(CertInfo::parse) {
-        Some(info) => report.line("tls", State::Ok, format!("local certificate authority valid until {}", info.not_after.date())),
-        None => report.line("tls", State::Missing, "the local certificate authority is created by `debrief serve` (not needed with --http or --tls-cert)"),
+        Some(info) => {
+            report.line("tls", State::Ok, format!("local certificate authority valid until {}", info.not_after.date()))
+        }
+        None => report.line(
+            "tls",
+            State::Missing,
+            "the local certificate authority is created by `debrief serve` (not needed with --http or --tls-cert)",
+        ),
     }
 }
 

@@ -28,7 +28,9 @@ pub fn run(data_dir: &DataDir, command: JobsCommand) -> anyhow::Result<i32> {
             Response::Jobs { jobs } => print_table(&jobs),
             other => remote::print(&other),
         },
-        JobsCommand::Retry { client } => remote::print(&remote::run(data_dir, Request::JobRetry { client }, default_context)?),
+        JobsCommand::Retry { client } => {
+            remote::print(&remote::run(data_dir, Request::JobRetry { client }, default_context)?)
+        }
     }
     Ok(0)
 }

@@ -22,7 +22,11 @@ use crate::datadir::DataDir;
 use crate::models::ModelsDir;
 
 #[derive(Debug, Parser)]
-#[command(name = "debrief", version, about = "Record client meetings, transcribe and summarise them on this machine, and email the follow-up.")]
+#[command(
+    name = "debrief",
+    version,
+    about = "Record client meetings, transcribe and summarise them on this machine, and email the follow-up."
+)]
 struct Cli {
     /// Where the database, certificates and models live [default: the per-user data directory, e.g. ~/.local/share/debrief]
     #[arg(long, env = "DEBRIEF_DATA_DIR", global = true, value_name = "DIR")]
@@ -88,11 +92,8 @@ pub fn run() -> i32 {
         Err(e) => {
             // One clear line; `--help` has the rest.
             let rendered = e.render().to_string();
-            let line: Vec<&str> = rendered
-                .lines()
-                .map(str::trim)
-                .take_while(|l| !l.is_empty() && !l.starts_with("Usage:"))
-                .collect();
+            let line: Vec<&str> =
+                rendered.lines().map(str::trim).take_while(|l| !l.is_empty() && !l.starts_with("Usage:")).collect();
             eprintln!("{}", line.join(" "));
             return 2;
         }

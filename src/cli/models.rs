@@ -13,12 +13,7 @@ use crate::models::{ModelsDir, import, megabytes};
 #[derive(Debug, Args)]
 pub struct ModelsArgs {
     /// A catalogue that replaces the built-in one (JSON of the same shape), e.g. for a local mirror.
-    #[arg(
-        long,
-        env = "DEBRIEF_MODEL_CATALOG",
-        global = true,
-        value_name = "FILE"
-    )]
+    #[arg(long, env = "DEBRIEF_MODEL_CATALOG", global = true, value_name = "FILE")]
     catalog: Option<PathBuf>,
 
     #[command(subcommand)]
@@ -62,23 +57,15 @@ pub fn run(data_dir: &DataDir, models: &ModelsDir, args: ModelsArgs) -> anyhow::
     let catalog = Catalog::load(args.catalog.as_deref())?;
     match args.command {
         ModelsCommand::List { json } => print_list(models, &catalog, json)?,
-        ModelsCommand::Install { name, force } => {
-            match install::install(models, &catalog, &name, force)? {
-                Outcome::Now(path) => println!("installed {name} into {}", path.display()),
-                Outcome::Already(path) => println!(
-                    "{name} is installed already in {} (--force installs it again)",
-                    path.display()
-                ),
+        ModelsCommand::Install { name, force } => match install::install(models, &catalog, &name, force)? {
+            Outcome::Now(path) => println!("installed {name} into {}", path.display()),
+            Outcome::Already(path) => {
+                println!("{name} is installed already in {} (--force installs it again)", path.display())
             }
-        }
+        },
         ModelsCommand::Import { path, name, force } => {
             let target = import::import(models, &path, name.as_deref(), force)?;
-            println!(
-                "imported {} ({}) into {}",
-                target.name,
-                target.kind,
-                target.path(models.root()).display()
-            );
+            println!("imported {} ({}) into {}", target.name, target.kind, target.path(models.root()).display());
         }
     }
     if changes {
@@ -91,7 +78,9 @@ pub fn run(data_dir: &DataDir, models: &ModelsDir, args: ModelsArgs) -> anyhow::
 /// model continue. No server running is fine: the next start looks anyway.
 fn tell_running_server(data_dir: &DataDir) {
     let socket = data_dir.control_socket();
-    if let Ok(crate::control::Response::Done { message }) = crate::control::call(&socket, &crate::control::Request::ModelsChanged, std::time::Duration::from_secs(10)) {
+    if let Ok(crate::control::Response::Done { message }) =
+        crate::control::call(&socket, &crate::control::Request::ModelsChanged, std::time::Duration::from_secs(10))
+    {
         println!("{message}");
     }
 }
@@ -116,11 +105,7 @@ fn print_list(models: &ModelsDir, catalog: &Catalog, json: bool) -> anyhow::Resu
         println!("  none");
     }
     for model in &installed {
-        let name = if model.complete {
-            model.name.clone()
-        } else {
-            format!("{} (incomplete)", model.name)
-        };
+        let name = if model.complete { model.name.clone() } else { format!("{} (incomplete)", model.name) };
         println!(
             "  {:<10} {:<34} {:>10}  {}",
             model.kind.to_string(),
@@ -145,22 +130,11 @@ fn print_list(models: &ModelsDir, catalog: &Catalog, json: bool) -> anyhow::Resu
 
 fn status(entry: &Known) -> String {
     match entry {
-        Known {
-            suits_this_machine: false,
-            arch,
-            ..
-        } => {
-            format!(
-                "for {}, not this machine",
-                arch.as_deref().unwrap_or("another machine")
-            )
+        Known { suits_this_machine: false, arch, .. } => {
+            format!("for {}, not this machine", arch.as_deref().unwrap_or("another machine"))
         }
-        Known {
-            installed: true, ..
-        } => "installed".to_owned(),
-        Known {
-            verifiable: false, ..
-        } => {
+        Known { installed: true, .. } => "installed".to_owned(),
+        Known { verifiable: false, .. } => {
             "no published checksum: download it yourself and `debrief models import` it".to_owned()
         }
         Known { .. } => "not installed".to_owned(),

@@ -46,7 +46,14 @@ pub fn print(response: &Response) {
         Response::Admins { usernames } => usernames.iter().for_each(|u| println!("{u}")),
         Response::Users { users } => {
             for u in users {
-                println!("{:>6}  {:<40}  {:<30}  {} client{}", u.id, u.email, u.name, u.clients, if u.clients == 1 { "" } else { "s" });
+                println!(
+                    "{:>6}  {:<40}  {:<30}  {} client{}",
+                    u.id,
+                    u.email,
+                    u.name,
+                    u.clients,
+                    if u.clients == 1 { "" } else { "s" }
+                );
             }
         }
         Response::Template { template } => println!("{}", serde_json::to_string_pretty(template).unwrap_or_default()),

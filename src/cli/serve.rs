@@ -49,6 +49,14 @@ pub fn run(data_dir: DataDir, models: ModelsDir, args: ServeArgs) -> anyhow::Res
     };
     let assets = args.dev_assets.map_or(AssetSource::Embedded, AssetSource::Dir);
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
-    runtime.block_on(crate::server::run(ServeOptions { data_dir, bind: args.bind, tls, assets, settings: args.settings, models, bench_peers: args.bench_peers }))?;
+    runtime.block_on(crate::server::run(ServeOptions {
+        data_dir,
+        bind: args.bind,
+        tls,
+        assets,
+        settings: args.settings,
+        models,
+        bench_peers: args.bench_peers,
+    }))?;
     Ok(0)
 }

@@ -38,10 +38,16 @@ fn edit(template: &EmailTemplate) -> anyhow::Result<EmailTemplate> {
     let editor = std::env::var("VISUAL").or_else(|_| std::env::var("EDITOR")).unwrap_or_else(|_| "vi".into());
     let file = tempfile::Builder::new().prefix("debrief-template-").suffix(".json").tempfile()?;
     std::fs::write(file.path(), serde_json::to_string_pretty(template)?)?;
-    let status = std::process::Command::new("sh").arg("-c").arg(format!("{editor} \"$1\"")).arg("sh").arg(file.path()).status()?;
+    let status = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("{editor} \"$1\""))
+        .arg("sh")
+        .arg(file.path())
+        .status()?;
     if !status.success() {
         anyhow::bail!("{editor} exited with {status}; the template is unchanged");
     }
     let text = std::fs::read_to_string(file.path())?;
-    serde_json::from_str(&text).map_err(|e| anyhow::anyhow!("the edited template is not valid JSON ({e}); the template is unchanged"))
+    serde_json::from_str(&text)
+        .map_err(|e| anyhow::anyhow!("the edited template is not valid JSON ({e}); the template is unchanged"))
 }

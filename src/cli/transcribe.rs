@@ -7,10 +7,10 @@ use std::time::Instant;
 use clap::Args;
 use serde::Serialize;
 
-use crate::progress::Progress;
 use crate::asr::{AsrChoice, Transcript};
 use crate::models::ModelsDir;
-use crate::summarise::{Summary, SummariserChoice, SummariserOptions};
+use crate::progress::Progress;
+use crate::summarise::{SummariserChoice, SummariserOptions, Summary};
 
 #[derive(Debug, Args)]
 pub struct TranscribeArgs {
@@ -70,8 +70,10 @@ struct SummariseOutput {
 }
 
 pub fn transcribe(models: &ModelsDir, args: TranscribeArgs) -> anyhow::Result<i32> {
-    let file = std::fs::File::open(&args.file).map_err(|e| anyhow::anyhow!("cannot open {}: {e}", args.file.display()))?;
-    let samples = crate::asr::audio::read_wav(std::io::BufReader::new(file)).map_err(|e| anyhow::anyhow!("{}: {e}", args.file.display()))?;
+    let file =
+        std::fs::File::open(&args.file).map_err(|e| anyhow::anyhow!("cannot open {}: {e}", args.file.display()))?;
+    let samples = crate::asr::audio::read_wav(std::io::BufReader::new(file))
+        .map_err(|e| anyhow::anyhow!("{}: {e}", args.file.display()))?;
     let started = Instant::now();
     let mut engine = crate::asr::load(args.asr, models)?;
     let load_ms = elapsed_ms(started);
@@ -79,7 +81,11 @@ pub fn transcribe(models: &ModelsDir, args: TranscribeArgs) -> anyhow::Result<i3
     let mut progress = Progress::percent("transcribing");
     let transcript = engine.transcribe(&samples, &mut |p| progress.set(u64::from(p)))?;
     progress.finish();
-    let timings = Timings { audio_ms: samples.len() as u64 * 1000 / u64::from(crate::asr::SAMPLE_RATE), load_ms, transcribe_ms: elapsed_ms(started) };
+    let timings = Timings {
+        audio_ms: samples.len() as u64 * 1000 / u64::from(crate::asr::SAMPLE_RATE),
+        load_ms,
+        transcribe_ms: elapsed_ms(started),
+    };
     if args.json {
         println!("{}", serde_json::to_string_pretty(&TranscribeOutput { transcript, timings })?);
     } else {
@@ -89,7 +95,8 @@ pub fn transcribe(models: &ModelsDir, args: TranscribeArgs) -> anyhow::Result<i3
 }
 
 pub fn summarise(models: &ModelsDir, args: SummariseArgs) -> anyhow::Result<i32> {
-    let text = std::fs::read_to_string(&args.file).map_err(|e| anyhow::anyhow!("cannot read {}: {e}", args.file.display()))?;
+    let text =
+        std::fs::read_to_string(&args.file).map_err(|e| anyhow::anyhow!("cannot read {}: {e}", args.file.display()))?;
     let started = Instant::now();
     let mut engine = crate::summarise::load(args.summariser, models, &SummariserOptions::default())?;
     let load_ms = elapsed_ms(started);

@@ -46,4 +46,3 @@ pub fn serve<H: ControlHandler>(path: &Path, handler: H) -> anyhow::Result<tokio
         }
     }))
 }
-

@@ -22,22 +22,43 @@ use crate::domain::template::EmailTemplate;
 pub enum Request {
     Status,
     /// A one-time password-reset link for an account (normalised email).
-    ResetLink { email: String },
-    AdminCreate { username: String, password: String },
+    ResetLink {
+        email: String,
+    },
+    AdminCreate {
+        username: String,
+        password: String,
+    },
     AdminList,
-    AdminPasswd { username: String, password: String },
-    AdminDelete { username: String },
+    AdminPasswd {
+        username: String,
+        password: String,
+    },
+    AdminDelete {
+        username: String,
+    },
     UserList,
-    UserDelete { email: String },
+    UserDelete {
+        email: String,
+    },
     TemplateShow,
-    TemplateSet { field: String, value: String },
-    TemplatePut { template: EmailTemplate },
+    TemplateSet {
+        field: String,
+        value: String,
+    },
+    TemplatePut {
+        template: EmailTemplate,
+    },
     TemplateReset,
     /// A consistent copy of the database, written by the server to `path`.
-    Backup { path: String },
+    Backup {
+        path: String,
+    },
     JobList,
     /// Run a failed job again, from the stage that failed.
-    JobRetry { client: u64 },
+    JobRetry {
+        client: u64,
+    },
     /// Models were installed or removed: jobs waiting for one try again.
     ModelsChanged,
 }
@@ -47,13 +68,27 @@ pub enum Request {
 pub enum Response {
     Status(ServerStatus),
     /// `None`: no account has that email.
-    ResetLink { link: Option<String> },
-    Done { message: String },
-    Admins { usernames: Vec<String> },
-    Users { users: Vec<UserLine> },
-    Template { template: EmailTemplate },
-    Jobs { jobs: Vec<JobLine> },
-    Error { message: String },
+    ResetLink {
+        link: Option<String>,
+    },
+    Done {
+        message: String,
+    },
+    Admins {
+        usernames: Vec<String>,
+    },
+    Users {
+        users: Vec<UserLine>,
+    },
+    Template {
+        template: EmailTemplate,
+    },
+    Jobs {
+        jobs: Vec<JobLine>,
+    },
+    Error {
+        message: String,
+    },
 }
 
 /// A job as `debrief jobs list` prints it.

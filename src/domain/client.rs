@@ -4,8 +4,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::fields::{FieldError, FieldErrors};
-use super::text::{EMAIL_MAX, has_control_chars, is_email, normalise_email};
 use super::job::{JobStatus, JobView};
+use super::text::{EMAIL_MAX, has_control_chars, is_email, normalise_email};
 use super::user::{TEXT_MAX, UserId, iso_time};
 
 pub type ClientId = u64;
@@ -124,7 +124,11 @@ impl From<&ClientRecord> for Client {
             position: r.position.clone(),
             photo_url: photo_url(r),
             recording_url: r.recording.as_ref().map(|rec| format!("/api/clients/{}/recording?v={}", r.id, rec.blob)),
-            recording: r.recording.as_ref().map(|rec| RecordingView { size: rec.size, sha256: rec.sha256.clone(), duration_ms: rec.duration_ms }),
+            recording: r.recording.as_ref().map(|rec| RecordingView {
+                size: rec.size,
+                sha256: rec.sha256.clone(),
+                duration_ms: rec.duration_ms,
+            }),
             transcription: r.transcription.clone(),
             summary: r.summary.clone(),
             next_steps: r.next_steps.clone(),
@@ -157,7 +161,8 @@ pub fn preview(text: &str) -> String {
         return text.to_owned();
     }
     let cut: String = text.chars().take(SUMMARY_PREVIEW).collect();
-    let at_word = cut.rfind(char::is_whitespace).filter(|i| *i > SUMMARY_PREVIEW / 2).map_or(cut.as_str(), |i| &cut[..i]);
+    let at_word =
+        cut.rfind(char::is_whitespace).filter(|i| *i > SUMMARY_PREVIEW / 2).map_or(cut.as_str(), |i| &cut[..i]);
     format!("{}…", at_word.trim_end())
 }
 
@@ -197,7 +202,9 @@ impl TextsInput {
         let block = |v: &Option<String>| v.as_ref().map(|t| t.trim().replace("\r\n", "\n"));
         let (summary, next_steps) = (block(&self.summary), block(&self.next_steps));
         let too_long = |v: &Option<String>| v.as_ref().is_some_and(|t| t.chars().count() > TEXT_BLOCK_MAX);
-        let bad_chars = |v: &Option<String>| v.as_ref().is_some_and(|t| t.chars().any(|c| c.is_control() && c != '\n' && c != '\t'));
+        let bad_chars = |v: &Option<String>| {
+            v.as_ref().is_some_and(|t| t.chars().any(|c| c.is_control() && c != '\n' && c != '\t'))
+        };
         e.check(too_long(&summary), "summary", "Summary must be less than 10000 characters");
         e.check(bad_chars(&summary), "summary", "Summary contains characters that are not allowed");
         e.check(too_long(&next_steps), "nextSteps", "Next steps must be less than 10000 characters");
@@ -236,14 +243,22 @@ impl ClientInput {
             (text(&self.name), text(&self.email), text(&self.phone), text(&self.company), text(&self.position));
         e.check(name.is_empty(), "name", "Client name is required");
         e.check(name.chars().count() > TEXT_MAX, "name", "Name must be less than 100 characters");
-        e.check(!name.chars().all(is_name_char), "name", "Name can only contain letters, spaces, hyphens, apostrophes, and periods");
+        e.check(
+            !name.chars().all(is_name_char),
+            "name",
+            "Name can only contain letters, spaces, hyphens, apostrophes, and periods",
+        );
         e.check(email.is_empty(), "email", "Email address is required");
         e.check(email.chars().count() > EMAIL_MAX, "email", "Email address is too long");
         e.check(!is_email(&email), "email", "Please enter a valid email address (e.g., an example address)");
         e.check(phone.is_empty(), "phone", "Phone number is required");
         e.check(phone.chars().count() < PHONE_MIN, "phone", "Phone number must be at least 10 digits");
         e.check(phone.chars().count() > PHONE_MAX, "phone", "Phone number is too long");
-        e.check(!is_phone(&phone), "phone", "Phone number can only contain numbers, spaces, hyphens, parentheses, plus sign, and periods");
+        e.check(
+            !is_phone(&phone),
+            "phone",
+            "Phone number can only contain numbers, spaces, hyphens, parentheses, plus sign, and periods",
+        );
         e.check(company.chars().count() > TEXT_MAX, "company", "Company name must be less than 100 characters");
         e.check(has_control_chars(&company), "company", "Company name contains characters that are not allowed");
         e.check(position.chars().count() > TEXT_MAX, "position", "Position must be less than 100 characters");

@@ -46,7 +46,8 @@ pub fn from_data_url(url: &str) -> Result<(&'static str, Vec<u8>), ImageError> {
 mod tests {
     use super::*;
 
-    const PNG_1PX: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+    const PNG_1PX: &str =
+        "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 
     #[test]
     fn a_png_data_url_is_read_by_its_content() {
@@ -84,14 +85,16 @@ mod properties {
 
     use super::*;
 
-    const MAGIC: [(&str, &[u8]); 3] = [("image/jpeg", &[0xFF, 0xD8, 0xFF]), ("image/png", b"\x89PNG\r\n\x1a\n"), ("image/webp", b"RIFF")];
+    const MAGIC: [(&str, &[u8]); 3] =
+        [("image/jpeg", &[0xFF, 0xD8, 0xFF]), ("image/png", b"\x89PNG\r\n\x1a\n"), ("image/webp", b"RIFF")];
 
     /// Bytes an attacker would send: random, with an image's magic in
     /// front, or markup a browser would run if it were served back.
     fn payload() -> impl Strategy<Value = Vec<u8>> {
         prop_oneof![
             proptest::collection::vec(any::<u8>(), 0..64),
-            (0..MAGIC.len(), proptest::collection::vec(any::<u8>(), 0..64)).prop_map(|(i, rest)| [MAGIC[i].1, &rest].concat()),
+            (0..MAGIC.len(), proptest::collection::vec(any::<u8>(), 0..64))
+                .prop_map(|(i, rest)| [MAGIC[i].1, &rest].concat()),
             (proptest::collection::vec(any::<u8>(), 4..5), proptest::collection::vec(any::<u8>(), 0..32))
                 .prop_map(|(size, rest)| [b"RIFF", &size[..], b"WEBP", &rest].concat()),
             markup(),
@@ -100,12 +103,21 @@ mod properties {
 
     /// HTML or SVG, maybe after white space or a byte-order mark.
     fn markup() -> impl Strategy<Value = Vec<u8>> {
-        let tag = prop_oneof![Just("<html>"), Just("<svg xmlns='http://www.w3.org/2000/svg'>"), Just("<script>"), Just("<?xml version='1.0'?><svg>"), Just("<!DOCTYPE html>")];
-        ("[ \t\r\n\u{feff}]{0,3}", tag, ".{0,40}").prop_map(|(lead, tag, rest)| format!("{lead}{tag}{rest}").into_bytes())
+        let tag = prop_oneof![
+            Just("<html>"),
+            Just("<svg xmlns='http://www.w3.org/2000/svg'>"),
+            Just("<script>"),
+            Just("<?xml version='1.0'?><svg>"),
+            Just("<!DOCTYPE html>")
+        ];
+        ("[ \t\r\n\u{feff}]{0,3}", tag, ".{0,40}")
+            .prop_map(|(lead, tag, rest)| format!("{lead}{tag}{rest}").into_bytes())
     }
 
     fn is_markup(bytes: &[u8]) -> bool {
-        String::from_utf8_lossy(bytes).trim_start_matches(|c: char| c.is_whitespace() || c == '\u{feff}').starts_with('<')
+        String::from_utf8_lossy(bytes)
+            .trim_start_matches(|c: char| c.is_whitespace() || c == '\u{feff}')
+            .starts_with('<')
     }
 
     proptest! {

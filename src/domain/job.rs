@@ -71,7 +71,16 @@ impl JobStatus {
 impl JobRecord {
     /// A fresh job for a newly attached recording.
     pub fn new(client: ClientId, owner: UserId, now: i64) -> Self {
-        Self { client, owner, stage: Stage::Transcribe, state: JobState::Queued, attempts: 0, error: None, created_at: now, updated_at: now }
+        Self {
+            client,
+            owner,
+            stage: Stage::Transcribe,
+            state: JobState::Queued,
+            attempts: 0,
+            error: None,
+            created_at: now,
+            updated_at: now,
+        }
     }
 
     pub fn status(&self) -> JobStatus {

@@ -56,7 +56,8 @@ pub struct TemplateInput {
 impl TemplateInput {
     /// `current` with the given fields replaced, if the result is valid.
     pub fn apply(&self, current: &EmailTemplate) -> Result<EmailTemplate, Vec<FieldError>> {
-        let pick = |given: &Option<String>, stored: &String| given.as_deref().map_or(stored.clone(), |v| v.trim().to_owned());
+        let pick =
+            |given: &Option<String>, stored: &String| given.as_deref().map_or(stored.clone(), |v| v.trim().to_owned());
         let t = EmailTemplate {
             name: pick(&self.name, &current.name),
             from_name: pick(&self.from_name, &current.from_name),
@@ -75,7 +76,11 @@ impl TemplateInput {
         e.check(has_control_chars(&t.from_name), "fromName", "From name contains characters that are not allowed");
         e.check(t.email_title.is_empty(), "emailTitle", "Email title is required");
         e.check(count(&t.email_title) > 200, "emailTitle", "Email title must be less than 200 characters");
-        e.check(has_control_chars(&t.email_title), "emailTitle", "Email title contains characters that are not allowed");
+        e.check(
+            has_control_chars(&t.email_title),
+            "emailTitle",
+            "Email title contains characters that are not allowed",
+        );
         e.check(t.first_content_section.is_empty(), "firstContentSection", "First content section is required");
         e.check(t.second_content_section.is_empty(), "secondContentSection", "Second content section is required");
         e.check(t.third_content_section.is_empty(), "thirdContentSection", "Third content section is required");
@@ -90,7 +95,10 @@ mod tests {
     #[test]
     fn the_defaults_are_the_products_and_carry_both_placeholders() {
         let t = EmailTemplate::default();
-        assert_eq!((t.name.as_str(), t.from_name.as_str(), t.email_title.as_str()), ("default", "Debrief Support", "Meeting Summary - [client name]"));
+        assert_eq!(
+            (t.name.as_str(), t.from_name.as_str(), t.email_title.as_str()),
+            ("default", "Debrief Support", "Meeting Summary - [client name]")
+        );
         assert!(t.first_content_section.contains(USER_NAME));
         assert!(TemplateInput::default().apply(&t).is_ok());
     }
@@ -107,17 +115,27 @@ mod tests {
             third_content_section: Some(String::new()),
         };
         let messages: Vec<String> = empty.apply(&t).unwrap_err().into_iter().map(|e| e.message).collect();
-        assert_eq!(messages, [
-            "Template name is required",
-            "From name is required",
-            "Email title is required",
-            "First content section is required",
-            "Second content section is required",
-            "Third content section is required",
-        ]);
-        let long = TemplateInput { email_title: Some("t".repeat(201)), from_name: Some("Evil\r\nBcc: x@y.z".into()), ..Default::default() };
+        assert_eq!(
+            messages,
+            [
+                "Template name is required",
+                "From name is required",
+                "Email title is required",
+                "First content section is required",
+                "Second content section is required",
+                "Third content section is required",
+            ]
+        );
+        let long = TemplateInput {
+            email_title: Some("t".repeat(201)),
+            from_name: Some("Evil\r\nBcc: x@y.z".into()),
+            ..Default::default()
+        };
         let messages: Vec<String> = long.apply(&t).unwrap_err().into_iter().map(|e| e.message).collect();
-        assert_eq!(messages, ["From name contains characters that are not allowed", "Email title must be less than 200 characters"]);
+        assert_eq!(
+            messages,
+            ["From name contains characters that are not allowed", "Email title must be less than 200 characters"]
+        );
     }
 }
 
@@ -152,7 +170,11 @@ mod properties {
         if t.email_title.is_empty() || count(&t.email_title) > 200 || has_control_chars(&t.email_title) {
             fields.push("emailTitle");
         }
-        for (section, field) in [(&t.first_content_section, "firstContentSection"), (&t.second_content_section, "secondContentSection"), (&t.third_content_section, "thirdContentSection")] {
+        for (section, field) in [
+            (&t.first_content_section, "firstContentSection"),
+            (&t.second_content_section, "secondContentSection"),
+            (&t.third_content_section, "thirdContentSection"),
+        ] {
             if section.is_empty() {
                 fields.push(field);
             }

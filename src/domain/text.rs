@@ -19,12 +19,20 @@ pub fn is_email(email: &str) -> bool {
     if local.is_empty() || local.len() > 64 || domain.contains('@') {
         return false;
     }
-    if local.starts_with('.') || local.ends_with('.') || local.contains("..") || local.contains(['<', '>', '(', ')', '[', ']', ',', ';', ':', '\\', '"']) {
+    if local.starts_with('.')
+        || local.ends_with('.')
+        || local.contains("..")
+        || local.contains(['<', '>', '(', ')', '[', ']', ',', ';', ':', '\\', '"'])
+    {
         return false;
     }
     let labels: Vec<&str> = domain.split('.').collect();
     let label_ok = |l: &&str| {
-        !l.is_empty() && l.len() <= 63 && !l.starts_with('-') && !l.ends_with('-') && l.chars().all(|c| c.is_alphanumeric() || c == '-')
+        !l.is_empty()
+            && l.len() <= 63
+            && !l.starts_with('-')
+            && !l.ends_with('-')
+            && l.chars().all(|c| c.is_alphanumeric() || c == '-')
     };
     let tld_ok = labels.last().is_some_and(|t| t.chars().count() >= 2 && t.chars().all(char::is_alphabetic));
     labels.len() >= 2 && labels.iter().all(label_ok) && tld_ok
@@ -58,8 +66,7 @@ pub fn is_web_url(url: &str) -> bool {
         return true;
     }
     let labels: Vec<&str> = host.split('.').collect();
-    labels.len() >= 2
-        && labels.iter().all(|l| !l.is_empty() && l.chars().all(|c| c.is_alphanumeric() || c == '-'))
+    labels.len() >= 2 && labels.iter().all(|l| !l.is_empty() && l.chars().all(|c| c.is_alphanumeric() || c == '-'))
 }
 
 fn is_port(port: &str) -> bool {
@@ -85,17 +92,48 @@ mod tests {
 
     #[test]
     fn malformed_addresses_are_not_emails() {
-        for bad in ["", "ana", "ana@", "@example.com", "ana@example", "ana@@example.com", "ana @example.com", "ana@example.c", "ana@-x.com", "a..b@example.com", "ana@example.com\r\nBcc: x@y.z", "<a>@example.com"] {
+        for bad in [
+            "",
+            "ana",
+            "ana@",
+            "@example.com",
+            "ana@example",
+            "ana@@example.com",
+            "ana @example.com",
+            "ana@example.c",
+            "ana@-x.com",
+            "a..b@example.com",
+            "ana@example.com\r\nBcc: x@y.z",
+            "<a>@example.com",
+        ] {
             assert!(!is_email(bad), "{bad:?}");
         }
     }
 
     #[test]
     fn web_urls_need_a_scheme_and_a_host() {
-        for ok in ["https://www.linkedin.com/in/ana", "http://linkedin.com", "https://localhost:8443/x", "https://192.168.1.4", "https://[::1]", "https://[fd00::5]:8443/x"] {
+        for ok in [
+            "https://www.linkedin.com/in/ana",
+            "http://linkedin.com",
+            "https://localhost:8443/x",
+            "https://192.168.1.4",
+            "https://[::1]",
+            "https://[fd00::5]:8443/x",
+        ] {
             assert!(is_web_url(ok), "{ok}");
         }
-        for bad in ["linkedin.com/in/ana", "ftp://linkedin.com", "https://", "https://linkedin", "javascript:alert(1)", "https://link edin.com", "https://example.com:abc", "https://[::1", "https://[::1]x", "https://example.com:"] {
+        for bad in [
+            "linkedin.com/in/ana",
+            "ftp://linkedin.com",
+            "https://",
+            "https://linkedin",
+            "javascript:alert(1)",
+            "https://link edin.com",
+            "https://example.com:abc",
+            "https://[::1",
+            "https://[::1]x",
+            "https://example.com:",
+        ] {
             assert!(!is_web_url(bad), "{bad:?}");
         }
     }

@@ -54,7 +54,12 @@ mod tests {
     use super::*;
 
     fn wav(rate: u32, channels: u16, seconds: f32) -> Vec<u8> {
-        let spec = hound::WavSpec { channels, sample_rate: rate, bits_per_sample: 16, sample_format: hound::SampleFormat::Int };
+        let spec = hound::WavSpec {
+            channels,
+            sample_rate: rate,
+            bits_per_sample: 16,
+            sample_format: hound::SampleFormat::Int,
+        };
         let mut out = Cursor::new(Vec::new());
         let mut writer = hound::WavWriter::new(&mut out, spec).unwrap();
         for i in 0..(rate as f32 * seconds) as u32 * u32::from(channels) {
@@ -110,14 +115,22 @@ pub(crate) mod properties {
     impl std::fmt::Debug for HoundWav {
         fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
             let header = &self.bytes[..self.data_offset];
-            write!(f, "HoundWav {{ rate: {}, block_align: {}, frames: {}, header: {header:?} }}", self.rate, self.block_align, self.frames)
+            write!(
+                f,
+                "HoundWav {{ rate: {}, block_align: {}, frames: {}, header: {header:?} }}",
+                self.rate, self.block_align, self.frames
+            )
         }
     }
 
     /// WAVs hound writes at a rate from `rate`, with 1 to `channels`
     /// channels and fewer than `frames` frames, in each sample encoding
     /// hound reads (24-bit samples alone or in 4-byte containers).
-    pub(crate) fn hound_wav(rate: impl Strategy<Value = u32>, channels: u16, frames: usize) -> impl Strategy<Value = HoundWav> {
+    pub(crate) fn hound_wav(
+        rate: impl Strategy<Value = u32>,
+        channels: u16,
+        frames: usize,
+    ) -> impl Strategy<Value = HoundWav> {
         let encoding = prop_oneof![
             Just((8u16, 1u16, hound::SampleFormat::Int)),
             Just((16, 2, hound::SampleFormat::Int)),
@@ -129,7 +142,9 @@ pub(crate) mod properties {
         (rate, 1..=channels, encoding, 0..frames).prop_map(|(rate, channels, (bits, bytes, format), frames)| {
             let spec = hound::WavSpec { channels, sample_rate: rate, bits_per_sample: bits, sample_format: format };
             let mut out = Cursor::new(Vec::new());
-            let mut writer = hound::WavWriter::new_with_spec_ex(&mut out, hound::WavSpecEx { spec, bytes_per_sample: bytes }).unwrap();
+            let mut writer =
+                hound::WavWriter::new_with_spec_ex(&mut out, hound::WavSpecEx { spec, bytes_per_sample: bytes })
+                    .unwrap();
             for i in 0..frames * usize::from(channels) {
                 match format {
                     hound::SampleFormat::Float => writer.write_sample(((i % 200) as f32 - 100.0) / 100.0).unwrap(),
@@ -148,7 +163,11 @@ pub(crate) mod properties {
     pub(crate) fn wav_like_bytes(len: usize) -> impl Strategy<Value = Vec<u8>> {
         prop_oneof![
             proptest::collection::vec(any::<u8>(), 0..len),
-            proptest::collection::vec(any::<u8>(), 0..len).prop_map(|rest| [b"RIFF\xff\xff\xff\xffWAVEfmt ".as_slice(), &rest].concat()),
+            proptest::collection::vec(any::<u8>(), 0..len).prop_map(|rest| [
+                b"RIFF\xff\xff\xff\xffWAVEfmt ".as_slice(),
+                &rest
+            ]
+            .concat()),
         ]
     }
 
@@ -161,7 +180,11 @@ pub(crate) mod properties {
     /// bytes it came from.
     fn assert_sane(header: &WavHeader, bytes: &[u8]) -> Result<(), TestCaseError> {
         prop_assert!(header.sample_rate > 0 && header.channels > 0 && header.bits_per_sample > 0, "{:?}", header);
-        prop_assert!(header.data_offset <= bytes.len() as u64, "the samples cannot start after the bytes given: {:?}", header);
+        prop_assert!(
+            header.data_offset <= bytes.len() as u64,
+            "the samples cannot start after the bytes given: {:?}",
+            header
+        );
         // The duration is that of the announced bytes, never longer.
         let longest = header.data_len * 1000 / u64::from(header.sample_rate);
         prop_assert!(header.duration_ms() <= longest, "{:?}", header);

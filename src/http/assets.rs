@@ -6,8 +6,8 @@
 use std::borrow::Cow;
 use std::path::{Component, Path, PathBuf};
 
-use salvo::http::header::{self, HeaderValue};
 use salvo::http::StatusCode;
+use salvo::http::header::{self, HeaderValue};
 use salvo::prelude::*;
 
 #[derive(rust_embed::Embed)]

@@ -76,7 +76,11 @@ pub async fn login(req: &mut Request, depot: &mut Depot, res: &mut Response) -> 
     }
     let token = Token::generate();
     let now = now_ms();
-    let record = SessionRecord { user_id: user.id, expire: now + state.settings.session_ttl.as_millis() as i64, created_at: now };
+    let record = SessionRecord {
+        user_id: user.id,
+        expire: now + state.settings.session_ttl.as_millis() as i64,
+        created_at: now,
+    };
     let hash = token.hash();
     state.store.run(move |s| s.create_session(&hash, &record)).await?;
     session::set_cookie(res, &state, &token);
@@ -85,7 +89,10 @@ pub async fn login(req: &mut Request, depot: &mut Depot, res: &mut Response) -> 
 
 fn throttled(wait: std::time::Duration) -> AppError {
     let minutes = wait.as_secs().div_ceil(60).max(1);
-    AppError::too_many(format!("Too many failed sign-in attempts. Please try again in {minutes} minute{}.", if minutes == 1 { "" } else { "s" }))
+    AppError::too_many(format!(
+        "Too many failed sign-in attempts. Please try again in {minutes} minute{}.",
+        if minutes == 1 { "" } else { "s" }
+    ))
 }
 
 /// `POST /api/auth/logout`: ends the session on the server too, so a copied

@@ -33,7 +33,11 @@ struct Canned(Arc<RwLock<Bytes>>);
 impl Canned {
     async fn handle(&self, req: &mut Request, res: &mut Response) -> AppResult<()> {
         if req.method() == Method::PUT {
-            let body = req.payload_with_max_size(BODY_MAX).await.map_err(|_| AppError::too_large("The body is too large"))?.clone();
+            let body = req
+                .payload_with_max_size(BODY_MAX)
+                .await
+                .map_err(|_| AppError::too_large("The body is too large"))?
+                .clone();
             *self.0.write().unwrap_or_else(PoisonError::into_inner) = body;
             res.status_code(StatusCode::NO_CONTENT);
         } else {

@@ -11,7 +11,13 @@ use crate::store::{CHUNK, Store};
 
 /// Writes blob `id` to the response. The URLs carry the blob id, so a
 /// browser may keep the file for good (privately: it is personal).
-pub async fn send(req: &Request, res: &mut Response, store: &Store, id: u64, missing: fn() -> AppError) -> AppResult<()> {
+pub async fn send(
+    req: &Request,
+    res: &mut Response,
+    store: &Store,
+    id: u64,
+    missing: fn() -> AppError,
+) -> AppResult<()> {
     let info = store.run(move |s| s.blob_info(id)).await?.ok_or_else(missing)?;
     let span = range::parse(req.headers().get(header::RANGE).and_then(|v| v.to_str().ok()), info.size);
     let headers = res.headers_mut();

@@ -44,8 +44,13 @@ pub(super) struct Authority {
 }
 
 pub(super) async fn read_ca(state: &AppState) -> AppResult<Authority> {
-    let path = state.ca_cert.clone().ok_or_else(|| AppError::not_found("This server does not use a local certificate authority"))?;
-    let pem = tokio::fs::read_to_string(&path).await.map_err(|e| AppError::internal(format!("reading {}: {e}", path.display())))?;
+    let path = state
+        .ca_cert
+        .clone()
+        .ok_or_else(|| AppError::not_found("This server does not use a local certificate authority"))?;
+    let pem = tokio::fs::read_to_string(&path)
+        .await
+        .map_err(|e| AppError::internal(format!("reading {}: {e}", path.display())))?;
     let (_, block) = x509_parser::pem::parse_x509_pem(pem.as_bytes()).map_err(AppError::internal)?;
     let cert = block.parse_x509().map_err(AppError::internal)?;
     let name = cert

@@ -47,11 +47,14 @@ pub async fn scan(req: &mut Request, depot: &mut Depot) -> AppResult<Json<CardFi
     }
     let _permit = state.scan_permits.acquire().await.map_err(AppError::internal)?;
     let started = std::time::Instant::now();
-    let fields = tokio::task::spawn_blocking(move || crate::ocr::scan(&image)).await.map_err(AppError::internal)?.map_err(|e| match e {
-        OcrError::NotInstalled => AppError::unavailable(e.to_string()),
-        OcrError::Unreadable(reason) => AppError::unsupported(reason),
-        OcrError::Failed(reason) => AppError::internal(reason),
-    })?;
+    let fields = tokio::task::spawn_blocking(move || crate::ocr::scan(&image))
+        .await
+        .map_err(AppError::internal)?
+        .map_err(|e| match e {
+            OcrError::NotInstalled => AppError::unavailable(e.to_string()),
+            OcrError::Unreadable(reason) => AppError::unsupported(reason),
+            OcrError::Failed(reason) => AppError::internal(reason),
+        })?;
     tracing::info!(took_ms = started.elapsed().as_millis() as u64, "scanned a business card");
     Ok(Json(fields))
 }
@@ -65,5 +68,7 @@ fn upload_error(e: multer::Error) -> AppError {
 
 /// An ISO-BMFF file of the HEIF family (`ftypheic`, `ftypmif1`, …).
 fn is_heic(bytes: &[u8]) -> bool {
-    bytes.len() >= 12 && &bytes[4..8] == b"ftyp" && matches!(&bytes[8..12], b"heic" | b"heix" | b"hevc" | b"heif" | b"mif1" | b"msf1")
+    bytes.len() >= 12
+        && &bytes[4..8] == b"ftyp"
+        && matches!(&bytes[8..12], b"heic" | b"heix" | b"hevc" | b"heif" | b"mif1" | b"msf1")
 }

@@ -32,11 +32,14 @@ pub async fn upload(req: &mut Request, depot: &mut Depot) -> AppResult<Json<Phot
     state.ensure_room(image::DATA_URL_MAX as u64)?;
     let input: PhotoInput = json(req, image::DATA_URL_MAX + 1024).await?;
     let (mime, bytes) = image::from_data_url(&input.photo).map_err(|e| match e {
-        ImageError::TooLarge => AppError::too_large("Photo size is too large. Please use a smaller image or compress the photo."),
+        ImageError::TooLarge => {
+            AppError::too_large("Photo size is too large. Please use a smaller image or compress the photo.")
+        }
         ImageError::Malformed => AppError::bad_request("The photo is not a data URL"),
         ImageError::Unsupported => AppError::unsupported("The photo must be a JPEG, PNG or WebP image"),
     })?;
-    let client = state.store.run(move |s| s.set_client_photo(owner, id, mime, &bytes)).await.map_err(not_found_as_client)?;
+    let client =
+        state.store.run(move |s| s.set_client_photo(owner, id, mime, &bytes)).await.map_err(not_found_as_client)?;
     Ok(Json(PhotoSaved { photo_url: Client::from(&client).photo_url }))
 }
 

@@ -47,7 +47,10 @@ pub async fn create(req: &mut Request, depot: &mut Depot, res: &mut Response) ->
     let state = state(depot)?.clone();
     let owner = signed_in(depot)?.user.id;
     let key = req.header::<String>("idempotency-key");
-    if key.as_ref().is_some_and(|k| k.is_empty() || k.len() > IDEMPOTENCY_KEY_MAX || !k.chars().all(|c| c.is_ascii_graphic())) {
+    if key
+        .as_ref()
+        .is_some_and(|k| k.is_empty() || k.len() > IDEMPOTENCY_KEY_MAX || !k.chars().all(|c| c.is_ascii_graphic()))
+    {
         return Err(AppError::bad_request("The Idempotency-Key header must be 1 to 200 visible ASCII characters"));
     }
     let input: CreateInput = json(req, SMALL).await?;
@@ -81,7 +84,10 @@ pub async fn list(depot: &mut Depot, res: &mut Response) -> AppResult<()> {
 }
 
 fn render_list(clients: &[(ClientRecord, Option<JobRecord>)]) -> serde_json::Result<Vec<u8>> {
-    let rows: Vec<ClientRow> = clients.iter().map(|(c, job)| ClientRow::from(c).with_job_status(job.as_ref().map(JobRecord::status))).collect();
+    let rows: Vec<ClientRow> = clients
+        .iter()
+        .map(|(c, job)| ClientRow::from(c).with_job_status(job.as_ref().map(JobRecord::status)))
+        .collect();
     serde_json::to_vec(&rows)
 }
 
@@ -114,9 +120,12 @@ pub async fn update(req: &mut Request, depot: &mut Depot) -> AppResult<Json<Clie
     let input: PatchInput = json(req, SMALL * 4).await?;
     let (details, texts) = match (input.contact.parse(), input.texts.parse()) {
         (Ok(details), Ok(texts)) => (details, texts),
-        (contact, texts) => return Err(AppError::invalid([contact.err(), texts.err()].into_iter().flatten().flatten().collect())),
+        (contact, texts) => {
+            return Err(AppError::invalid([contact.err(), texts.err()].into_iter().flatten().flatten().collect()));
+        }
     };
-    let client = state.store.run(move |s| s.update_client(owner, id, details, texts)).await.map_err(not_found_as_client)?;
+    let client =
+        state.store.run(move |s| s.update_client(owner, id, details, texts)).await.map_err(not_found_as_client)?;
     Ok(Json(with_job(state, client).await?))
 }
 
@@ -139,7 +148,13 @@ pub(super) async fn with_job(state: AppState, client: ClientRecord) -> AppResult
 
 /// Sends a file of one of the signed-in user's clients (its photo, its
 /// recording), with ranges.
-pub async fn send_file(req: &Request, depot: &Depot, res: &mut Response, file: fn(&ClientRecord) -> Option<u64>, missing: &'static str) -> AppResult<()> {
+pub async fn send_file(
+    req: &Request,
+    depot: &Depot,
+    res: &mut Response,
+    file: fn(&ClientRecord) -> Option<u64>,
+    missing: &'static str,
+) -> AppResult<()> {
     let state = state(depot)?.clone();
     let owner = signed_in(depot)?.user.id;
     let id = client_id(req)?;

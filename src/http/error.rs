@@ -79,7 +79,10 @@ impl AppError {
     /// Something the server failed at. `log` is written to the log; the
     /// client reads only a generic sentence.
     pub fn internal(log: impl std::fmt::Display) -> Self {
-        Self { log: Some(log.to_string()), ..Self::new(StatusCode::INTERNAL_SERVER_ERROR, "Something went wrong on the server. Please try again.") }
+        Self {
+            log: Some(log.to_string()),
+            ..Self::new(StatusCode::INTERNAL_SERVER_ERROR, "Something went wrong on the server. Please try again.")
+        }
     }
 
     pub fn status(&self) -> StatusCode {

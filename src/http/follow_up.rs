@@ -17,7 +17,8 @@ use crate::mail::{Delivery, MailError, Outgoing, Recipient};
 
 /// The preview page is shown in a sandboxed frame of the app: nothing in it
 /// may run, load or navigate.
-const PREVIEW_POLICY: &str = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'self'; sandbox";
+const PREVIEW_POLICY: &str =
+    "default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'self'; sandbox";
 
 struct Prepared {
     client: ClientRecord,
@@ -28,18 +29,22 @@ struct Prepared {
 /// Loads the signed-in user's client and renders the follow-up.
 async fn prepare(req: &Request, state: &AppState, me: &SignedIn) -> AppResult<Prepared> {
     let (owner, id) = (me.user.id, client_id(req)?);
-    let (client, template) = state
-        .store
-        .run(move |s| Ok((s.client(owner, id)?, s.template()?)))
-        .await
-        .map_err(not_found_as_client)?;
+    let (client, template) =
+        state.store.run(move |s| Ok((s.client(owner, id)?, s.template()?))).await.map_err(not_found_as_client)?;
     let summary = client.summary.clone().filter(|s| !s.trim().is_empty());
     let Some(summary) = summary.filter(|_| is_email(&client.email)) else {
         return Err(AppError::bad_request("Cannot send email: Client email or summary is missing"));
     };
     let user_name = format!("{} {}", me.user.first_name, me.user.last_name);
     let next_steps = client.next_steps.clone().unwrap_or_default();
-    let rendered = FollowUp { template: &template, client_name: &client.name, user_name: &user_name, summary: &summary, next_steps: &next_steps }.render();
+    let rendered = FollowUp {
+        template: &template,
+        client_name: &client.name,
+        user_name: &user_name,
+        summary: &summary,
+        next_steps: &next_steps,
+    }
+    .render();
     let mail = Outgoing {
         from_name: template.from_name.clone(),
         to: Recipient { name: Some(client.name.clone()), email: client.email.clone() },
@@ -126,6 +131,8 @@ pub async fn send(req: &mut Request, depot: &mut Depot) -> AppResult<Json<Sent>>
     }
     Ok(Json(match delivery {
         Delivery::Sent => Sent { message: format!("Email sent to {to}"), delivery: "sent" },
-        Delivery::Outbox(_) => Sent { message: "Saved to outbox: email is not configured on this server".into(), delivery: "outbox" },
+        Delivery::Outbox(_) => {
+            Sent { message: "Saved to outbox: email is not configured on this server".into(), delivery: "outbox" }
+        }
     }))
 }

@@ -35,7 +35,8 @@ pub async fn info(depot: &mut Depot) -> AppResult<Json<InstallInfo>> {
 #[handler]
 pub async fn qr(depot: &mut Depot, res: &mut Response) -> AppResult<()> {
     let state = state(depot)?;
-    let url = state.phone_url.as_deref().ok_or_else(|| AppError::not_found("This server listens on this machine only"))?;
+    let url =
+        state.phone_url.as_deref().ok_or_else(|| AppError::not_found("This server listens on this machine only"))?;
     let svg = crate::lan::qr_svg(url).ok_or_else(|| AppError::internal(format!("{url} does not fit a QR code")))?;
     let headers = res.headers_mut();
     headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("image/svg+xml"));

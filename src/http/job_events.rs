@@ -64,7 +64,9 @@ impl Watch {
                 Ok(event) if event.client() == self.id => self.queue(event),
                 Ok(_) => {}
                 // Fell behind: what counts is the state now.
-                Err(RecvError::Lagged(_)) => self.queued.push_back(current_job(&self.state, self.owner, self.id).await.ok()?),
+                Err(RecvError::Lagged(_)) => {
+                    self.queued.push_back(current_job(&self.state, self.owner, self.id).await.ok()?)
+                }
                 Err(RecvError::Closed) => return None,
             }
         }

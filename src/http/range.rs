@@ -4,7 +4,10 @@
 #[derive(Debug, PartialEq, Eq)]
 pub enum Span {
     Whole,
-    Part { start: u64, end: u64 },
+    Part {
+        start: u64,
+        end: u64,
+    },
     /// 416: the range lies outside the file.
     Unsatisfiable,
 }
@@ -61,7 +64,9 @@ mod tests {
 
     #[test]
     fn anything_else_gets_the_whole_file() {
-        for header in [None, Some("items=0-1"), Some("bytes=0-1,5-6"), Some("bytes=abc"), Some("bytes=5-2"), Some("bytes=-")] {
+        for header in
+            [None, Some("items=0-1"), Some("bytes=0-1,5-6"), Some("bytes=abc"), Some("bytes=5-2"), Some("bytes=-")]
+        {
             assert_eq!(parse(header, 1000), Span::Whole, "{header:?}");
         }
     }
@@ -78,14 +83,26 @@ mod properties {
     }
 
     fn number() -> impl Strategy<Value = String> {
-        prop_oneof![(0u64..5000).prop_map(|n| n.to_string()), any::<u64>().prop_map(|n| n.to_string()), Just("18446744073709551616".to_owned()), "[0-9+ -]{0,6}"]
+        prop_oneof![
+            (0u64..5000).prop_map(|n| n.to_string()),
+            any::<u64>().prop_map(|n| n.to_string()),
+            Just("18446744073709551616".to_owned()),
+            "[0-9+ -]{0,6}"
+        ]
     }
 
     /// What a browser sends, what a scanner sends, and noise.
     fn header() -> impl Strategy<Value = String> {
         prop_oneof![
             ".*",
-            ("[ ]{0,2}", prop_oneof![Just("bytes="), Just("Bytes="), Just("bytes ="), Just("items=")], number(), "[-,]{0,2}", number(), ",?")
+            (
+                "[ ]{0,2}",
+                prop_oneof![Just("bytes="), Just("Bytes="), Just("bytes ="), Just("items=")],
+                number(),
+                "[-,]{0,2}",
+                number(),
+                ",?"
+            )
                 .prop_map(|(lead, unit, a, dash, b, comma)| format!("{lead}{unit}{a}{dash}{b}{comma}")),
             "bytes=[0-9,-]{0,12}",
         ]

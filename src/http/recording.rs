@@ -53,15 +53,24 @@ pub async fn upload(req: &mut Request, depot: &mut Depot) -> AppResult<Json<Uplo
         .map_err(|_| AppError::unsupported("Send the recording as multipart/form-data with a 'recording' field"))?;
     let mut form = multer::Multipart::new(req.take_body().into_data_stream(), boundary);
 
-    while let Some(field) = form.next_field().await.map_err(|_| AppError::bad_request("The upload was cut off or malformed"))? {
+    while let Some(field) =
+        form.next_field().await.map_err(|_| AppError::bad_request("The upload was cut off or malformed"))?
+    {
         if field.name() != Some("recording") {
             continue;
         }
         let blob = state.store.run(|s| s.begin_blob()).await?;
         return match store_recording(&state, blob, field, max).await {
             Ok((recording, chunks)) => {
-                let uploaded = Uploaded { size: recording.size, sha256: recording.sha256.clone(), duration_ms: recording.duration_ms };
-                let attached = state.store.run(move |s| s.attach_recording(owner, id, recording, "audio/wav", chunks, now_ms())).await;
+                let uploaded = Uploaded {
+                    size: recording.size,
+                    sha256: recording.sha256.clone(),
+                    duration_ms: recording.duration_ms,
+                };
+                let attached = state
+                    .store
+                    .run(move |s| s.attach_recording(owner, id, recording, "audio/wav", chunks, now_ms()))
+                    .await;
                 if let Err(e) = attached {
                     discard(&state, blob).await;
                     return Err(not_found_as_client(e));
@@ -86,7 +95,12 @@ async fn discard(state: &AppState, blob: u64) {
 
 /// Streams the field into chunks of blob `blob`, checking the WAV header
 /// on the way; returns the recording and its number of chunks.
-async fn store_recording(state: &AppState, blob: u64, mut field: multer::Field<'_>, max: u64) -> AppResult<(Recording, u32)> {
+async fn store_recording(
+    state: &AppState,
+    blob: u64,
+    mut field: multer::Field<'_>,
+    max: u64,
+) -> AppResult<(Recording, u32)> {
     let mut hasher = Sha256::new();
     let mut pending: Vec<u8> = Vec::with_capacity(CHUNK);
     let mut header: Option<WavHeader> = None;

@@ -40,7 +40,8 @@ pub const EMAILS_PER_LINK_LIFETIME: usize = 3;
 
 async fn send_reset_link(state: &AppState, email: String) -> anyhow::Result<()> {
     let (base, ttl) = (state.public_url.clone(), state.settings.reset_ttl);
-    let Some((user, link)) = state.store.run(move |s| crate::ops::accounts::reset_link(s, &email, &base, ttl)).await? else {
+    let Some((user, link)) = state.store.run(move |s| crate::ops::accounts::reset_link(s, &email, &base, ttl)).await?
+    else {
         return Ok(());
     };
     let minutes = ttl.as_secs().div_ceil(60);

@@ -44,7 +44,13 @@ impl Loaded {
 /// What is installed, with modification times: changes when a model is
 /// installed, replaced or removed.
 pub(super) fn fingerprint(models: &ModelsDir) -> String {
-    let installed = [Some(models.libvosk()), models.vosk_model(), models.whisper_model(), models.embedding_model(), models.llm_model()];
+    let installed = [
+        Some(models.libvosk()),
+        models.vosk_model(),
+        models.whisper_model(),
+        models.embedding_model(),
+        models.llm_model(),
+    ];
     installed
         .iter()
         .map(|path| match path.as_ref().and_then(|p| std::fs::metadata(p).ok().map(|m| (p, m.modified().ok()))) {

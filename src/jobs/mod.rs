@@ -75,7 +75,8 @@ impl Jobs {
         let mut workers = Workers { jobs: jobs.clone(), threads: Vec::new() };
         for n in 0..count.max(1) {
             let worker_jobs = jobs.clone();
-            let thread = std::thread::Builder::new().name(format!("job-worker-{n}")).spawn(move || worker::run(&worker_jobs));
+            let thread =
+                std::thread::Builder::new().name(format!("job-worker-{n}")).spawn(move || worker::run(&worker_jobs));
             match thread {
                 Ok(thread) => workers.threads.push(thread),
                 Err(e) => {

@@ -55,8 +55,14 @@ fn transcribe(shared: &Shared, loaded: &mut Loaded, job: JobRecord) -> Result<Jo
     let bytes = shared.store.blob_range(recording.blob, 0, recording.size).map_err(gone_or_failed)?;
     let samples = crate::asr::audio::read_wav(Cursor::new(bytes)).map_err(|e| Stop::Failed(e.to_string()))?;
     let transcriber = loaded.transcriber(&shared.engines).map_err(asr_stop)?;
-    let transcript = transcriber.transcribe(&samples, &mut |percent| shared.live.report(&job, percent)).map_err(asr_stop)?;
-    tracing::info!(client = job.client, seconds = started.elapsed().as_secs_f32(), words = transcript.text.split_whitespace().count(), "transcribed a recording");
+    let transcript =
+        transcriber.transcribe(&samples, &mut |percent| shared.live.report(&job, percent)).map_err(asr_stop)?;
+    tracing::info!(
+        client = job.client,
+        seconds = started.elapsed().as_secs_f32(),
+        words = transcript.text.split_whitespace().count(),
+        "transcribed a recording"
+    );
     match shared.store.save_transcription(job.client, transcript.text, now_ms()) {
         Ok(Some(next)) => {
             shared.live.changed(next.clone(), 0);
@@ -94,7 +100,9 @@ fn gone_or_failed(e: crate::store::StoreError) -> Stop {
         crate::store::StoreError::NotFound => Stop::Gone,
         other => {
             tracing::error!(error = %other, "a job cannot reach the database");
-            Stop::Failed("Processing failed because the database could not be read; the server log has the details.".into())
+            Stop::Failed(
+                "Processing failed because the database could not be read; the server log has the details.".into(),
+            )
         }
     }
 }
@@ -131,11 +139,18 @@ mod tests {
 
     #[test]
     fn a_broken_model_or_engine_reaches_the_user_without_its_detail() {
-        for e in [EngineError::BadModel("/srv/debrief/models/whisper/config.json: bad".into()), EngineError::Engine("LLM: /srv/debrief/tmp".into())] {
+        for e in [
+            EngineError::BadModel("/srv/debrief/models/whisper/config.json: bad".into()),
+            EngineError::Engine("LLM: /srv/debrief/tmp".into()),
+        ] {
             let Stop::Failed(message) = asr_stop(e) else { panic!("a failure, not a wait") };
             assert!(!message.contains("/srv") && message.contains("server log"), "{message}");
         }
-        let Stop::Waiting(hint) = summary_stop(EngineError::Missing("No model: run `debrief models install x`.".into())) else { panic!("a wait") };
+        let Stop::Waiting(hint) =
+            summary_stop(EngineError::Missing("No model: run `debrief models install x`.".into()))
+        else {
+            panic!("a wait")
+        };
         assert!(hint.contains("debrief models install x"), "an install hint is for people: {hint}");
     }
 }

@@ -43,7 +43,10 @@ impl FollowUp<'_> {
     /// read again for placeholders (a client named "[user name]" keeps
     /// that name).
     fn fill(&self, text: &str) -> String {
-        text.split(CLIENT_NAME).map(|piece| piece.replace(USER_NAME, self.user_name)).collect::<Vec<_>>().join(self.client_name)
+        text.split(CLIENT_NAME)
+            .map(|piece| piece.replace(USER_NAME, self.user_name))
+            .collect::<Vec<_>>()
+            .join(self.client_name)
     }
 
     fn steps(&self) -> Vec<String> {
@@ -56,8 +59,11 @@ impl FollowUp<'_> {
 
     pub fn render(&self) -> Rendered {
         let t = self.template;
-        let (first, second, third) =
-            (self.fill(&t.first_content_section), self.fill(&t.second_content_section), self.fill(&t.third_content_section));
+        let (first, second, third) = (
+            self.fill(&t.first_content_section),
+            self.fill(&t.second_content_section),
+            self.fill(&t.third_content_section),
+        );
         let steps = self.steps();
         let subject = self.fill(&t.email_title).replace(['\r', '\n'], " ");
 
@@ -81,7 +87,8 @@ impl FollowUp<'_> {
                 .map(|p| format!("<p style=\"{P}\">{}</p>", escape_html(p.trim()).replace('\n', "<br>")))
                 .collect::<String>()
         };
-        let list: String = steps.iter().map(|s| format!("<li style=\"margin:0 0 8px 0\">{}</li>", escape_html(s))).collect();
+        let list: String =
+            steps.iter().map(|s| format!("<li style=\"margin:0 0 8px 0\">{}</li>", escape_html(s))).collect();
         format!(
             "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">\
              <meta name=\"viewport\" content=\"width=device-width,initial-scale=1\"><title>{title}</title></head>\
@@ -165,7 +172,29 @@ mod properties {
     /// Markup that must never reach the HTML part as markup.
     const PROBE: &str = "<x-probe>";
     /// The only tags of the HTML part: the layout's own.
-    const TAGS: &[&str] = &["<!DOCTYPE html>", "<html ", "</html>", "<head>", "</head>", "<meta ", "<title>", "</title>", "<body ", "</body>", "<div ", "</div>", "<h2 ", "</h2>", "<p ", "</p>", "<ul ", "</ul>", "<li ", "</li>", "<br>"];
+    const TAGS: &[&str] = &[
+        "<!DOCTYPE html>",
+        "<html ",
+        "</html>",
+        "<head>",
+        "</head>",
+        "<meta ",
+        "<title>",
+        "</title>",
+        "<body ",
+        "</body>",
+        "<div ",
+        "</div>",
+        "<h2 ",
+        "</h2>",
+        "<p ",
+        "</p>",
+        "<ul ",
+        "</ul>",
+        "<li ",
+        "</li>",
+        "<br>",
+    ];
     const ENTITIES: &[&str] = &["&amp;", "&lt;", "&gt;", "&quot;", "&#39;"];
 
     /// Text a user, a client's record or the model could hold, with
@@ -197,7 +226,9 @@ mod properties {
 
     /// The probes a template text holds once its placeholders are filled.
     fn probes_filled(text: &str, client: &str, user: &str) -> usize {
-        probes(text) + text.matches(CLIENT_NAME).count() * probes(client) + text.matches(USER_NAME).count() * probes(user)
+        probes(text)
+            + text.matches(CLIENT_NAME).count() * probes(client)
+            + text.matches(USER_NAME).count() * probes(user)
     }
 
     proptest! {

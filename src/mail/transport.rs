@@ -57,7 +57,9 @@ impl Mailer {
         mail.check()?;
         let message = self.build(&mail)?;
         let outcome = match &*self.transport {
-            Transport::Smtp(smtp) => smtp.send(message).await.map(|_| Delivery::Sent).map_err(|e| MailError::Failed(e.to_string())),
+            Transport::Smtp(smtp) => {
+                smtp.send(message).await.map(|_| Delivery::Sent).map_err(|e| MailError::Failed(e.to_string()))
+            }
             Transport::Outbox(files, dir) => files
                 .send(message)
                 .await
@@ -69,7 +71,12 @@ impl Mailer {
             Ok(Delivery::Outbox(path)) => format!("outbox: {}", path.display()),
             Err(e) => format!("failed: {e}"),
         };
-        let entry = OutboxEntry { to: mail.to.email.clone(), subject: mail.subject.clone(), at: crate::clock::now_ms(), result };
+        let entry = OutboxEntry {
+            to: mail.to.email.clone(),
+            subject: mail.subject.clone(),
+            at: crate::clock::now_ms(),
+            result,
+        };
         if let Err(e) = self.store.run(move |s| s.record_mail(&entry)).await {
             tracing::error!("recording an email in the outbox table: {e}");
         }
@@ -80,8 +87,10 @@ impl Mailer {
     }
 
     fn build(&self, mail: &Outgoing) -> Result<Message, MailError> {
-        let from = mailbox(&Recipient { name: Some(mail.from_name.clone()), email: self.from_address.clone() }, "the sender")?;
-        let mut builder = Message::builder().from(from).to(mailbox(&mail.to, "the recipient")?).subject(mail.subject.clone());
+        let from =
+            mailbox(&Recipient { name: Some(mail.from_name.clone()), email: self.from_address.clone() }, "the sender")?;
+        let mut builder =
+            Message::builder().from(from).to(mailbox(&mail.to, "the recipient")?).subject(mail.subject.clone());
         if let Some(reply_to) = &mail.reply_to {
             builder = builder.reply_to(mailbox(reply_to, "the reply-to address")?);
         }

@@ -40,9 +40,7 @@ pub fn unzip(zip: &Path, dest: &Path) -> anyhow::Result<Option<String>> {
 /// Extracts the one file at `member` in `zip` to `out`.
 pub fn unzip_member(zip: &Path, member: &str, out: &Path) -> anyhow::Result<()> {
     let mut archive = open(zip)?;
-    let index = archive
-        .index_for_name(member)
-        .with_context(|| format!("{} has no {member}", zip.display()))?;
+    let index = archive.index_for_name(member).with_context(|| format!("{} has no {member}", zip.display()))?;
     let entry = archive.by_index(index)?;
     checked_path(zip, entry.name(), entry.is_symlink())?;
     drop(entry);
@@ -51,8 +49,7 @@ pub fn unzip_member(zip: &Path, member: &str, out: &Path) -> anyhow::Result<()> 
 
 fn open(zip: &Path) -> anyhow::Result<ZipArchive<File>> {
     let file = File::open(zip).with_context(|| format!("cannot read {}", zip.display()))?;
-    ZipArchive::new(file)
-        .with_context(|| format!("{} is not a readable zip archive", zip.display()))
+    ZipArchive::new(file).with_context(|| format!("{} is not a readable zip archive", zip.display()))
 }
 
 fn write_entry(archive: &mut ZipArchive<File>, index: usize, out: &Path) -> anyhow::Result<()> {
@@ -73,15 +70,10 @@ fn checked_path(zip: &Path, name: &str, is_symlink: bool) -> anyhow::Result<Path
         bail!("refusing {}: the entry '{name}' is a link", zip.display());
     }
     let path = PathBuf::from(name);
-    let plain = !name.contains('\0')
-        && path
-            .components()
-            .all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
+    let plain =
+        !name.contains('\0') && path.components().all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
     if !plain || path.components().next().is_none() {
-        bail!(
-            "refusing {}: the entry '{name}' would be written outside the folder it is unpacked into",
-            zip.display()
-        );
+        bail!("refusing {}: the entry '{name}' would be written outside the folder it is unpacked into", zip.display());
     }
     Ok(path)
 }
@@ -90,9 +82,7 @@ fn checked_path(zip: &Path, name: &str, is_symlink: bool) -> anyhow::Result<Path
 fn single_top_folder(entries: &[(usize, PathBuf, bool)]) -> Option<OsString> {
     let mut top: Option<OsString> = None;
     for (_, path, is_dir) in entries {
-        let mut parts = path
-            .components()
-            .filter(|c| matches!(c, Component::Normal(_)));
+        let mut parts = path.components().filter(|c| matches!(c, Component::Normal(_)));
         let first = parts.next()?.as_os_str().to_owned();
         // A file at the top level means there is no wrapping folder.
         if parts.next().is_none() && !is_dir {
@@ -118,9 +108,7 @@ mod tests {
         let path = dir.join("test.zip");
         let mut writer = zip::ZipWriter::new(File::create(&path).unwrap());
         for name in entries {
-            writer
-                .start_file(*name, SimpleFileOptions::default())
-                .unwrap();
+            writer.start_file(*name, SimpleFileOptions::default()).unwrap();
             writer.write_all(b"x").unwrap();
         }
         writer.finish().unwrap();
@@ -134,18 +122,9 @@ mod tests {
         let dest = temp.path().join("out/inner");
         fs::create_dir_all(&dest).unwrap();
         let error = unzip(&zip, &dest).unwrap_err().to_string();
-        assert!(
-            error.contains("model/../../evil.txt") && error.contains("outside"),
-            "{error}"
-        );
-        assert!(
-            !temp.path().join("out/evil.txt").exists() && !temp.path().join("evil.txt").exists()
-        );
-        assert_eq!(
-            fs::read_dir(&dest).unwrap().count(),
-            0,
-            "refused before writing anything"
-        );
+        assert!(error.contains("model/../../evil.txt") && error.contains("outside"), "{error}");
+        assert!(!temp.path().join("out/evil.txt").exists() && !temp.path().join("evil.txt").exists());
+        assert_eq!(fs::read_dir(&dest).unwrap().count(), 0, "refused before writing anything");
     }
 
     #[test]
@@ -161,9 +140,7 @@ mod tests {
         let temp = tempfile::tempdir().unwrap();
         let path = temp.path().join("link.zip");
         let mut writer = zip::ZipWriter::new(File::create(&path).unwrap());
-        writer
-            .add_symlink("model/conf", "/etc", SimpleFileOptions::default())
-            .unwrap();
+        writer.add_symlink("model/conf", "/etc", SimpleFileOptions::default()).unwrap();
         writer.finish().unwrap();
         let error = unzip(&path, temp.path()).unwrap_err().to_string();
         assert!(error.contains("is a link"), "{error}");
@@ -172,10 +149,7 @@ mod tests {
     #[test]
     fn a_single_top_level_folder_is_dropped() {
         let temp = tempfile::tempdir().unwrap();
-        let zip = zip_of(
-            temp.path(),
-            &["vosk-model/am/final.mdl", "vosk-model/conf/model.conf"],
-        );
+        let zip = zip_of(temp.path(), &["vosk-model/am/final.mdl", "vosk-model/conf/model.conf"]);
         let dest = temp.path().join("out");
         assert_eq!(unzip(&zip, &dest).unwrap().as_deref(), Some("vosk-model"));
         assert!(dest.join("am/final.mdl").is_file() && dest.join("conf/model.conf").is_file());
@@ -184,15 +158,9 @@ mod tests {
     #[test]
     fn several_top_level_entries_are_kept_as_they_are() {
         let temp = tempfile::tempdir().unwrap();
-        let zip = zip_of(
-            temp.path(),
-            &["vosk/libvosk.so", "vosk-0.3.45.dist-info/RECORD"],
-        );
+        let zip = zip_of(temp.path(), &["vosk/libvosk.so", "vosk-0.3.45.dist-info/RECORD"]);
         let dest = temp.path().join("out");
         assert_eq!(unzip(&zip, &dest).unwrap(), None);
-        assert!(
-            dest.join("vosk/libvosk.so").is_file()
-                && dest.join("vosk-0.3.45.dist-info/RECORD").is_file()
-        );
+        assert!(dest.join("vosk/libvosk.so").is_file() && dest.join("vosk-0.3.45.dist-info/RECORD").is_file());
     }
 }

@@ -83,11 +83,9 @@ impl Catalog {
             ),
             None => (BUILTIN.to_owned(), "the built-in catalogue".to_owned()),
         };
-        let catalog: Catalog = serde_json::from_str(&text)
-            .with_context(|| format!("{origin} is not a valid catalogue"))?;
-        catalog
-            .validate()
-            .with_context(|| format!("{origin} is not a valid catalogue"))?;
+        let catalog: Catalog =
+            serde_json::from_str(&text).with_context(|| format!("{origin} is not a valid catalogue"))?;
+        catalog.validate().with_context(|| format!("{origin} is not a valid catalogue"))?;
         Ok(catalog)
     }
 
@@ -105,17 +103,16 @@ impl Catalog {
                 if !(file.url.starts_with("https://") || file.url.starts_with("http://")) {
                     bail!("{name}: '{}' is not an http(s) address", file.url);
                 }
-                if file.sha256.as_ref().is_some_and(|sum| {
-                    sum.len() != 64 || !sum.bytes().all(|b| b.is_ascii_hexdigit())
-                }) {
+                if file
+                    .sha256
+                    .as_ref()
+                    .is_some_and(|sum| sum.len() != 64 || !sum.bytes().all(|b| b.is_ascii_hexdigit()))
+                {
                     bail!("{name}: the sha256 of {} is not 64 hex digits", file.url);
                 }
                 let saved = file.unpack.saved_as();
                 if saved.is_some_and(|saved| !valid_name(saved)) {
-                    bail!(
-                        "{name}: {} would be saved under an unusable file name",
-                        file.url
-                    );
+                    bail!("{name}: {} would be saved under an unusable file name", file.url);
                 }
                 // The downloads of one entry share a folder.
                 if !downloads.insert(file.download_name()) {
@@ -132,23 +129,16 @@ impl Catalog {
         if named.is_empty() {
             let mut known: Vec<&str> = self.models.iter().map(|e| e.name.as_str()).collect();
             known.dedup();
-            bail!(
-                "no model is called '{name}'; known: {} (see `debrief models list`)",
-                known.join(", ")
-            );
+            bail!("no model is called '{name}'; known: {} (see `debrief models list`)", known.join(", "));
         }
-        named
-            .iter()
-            .copied()
-            .find(|e| e.suits_this_machine())
-            .ok_or_else(|| {
-                let arches: Vec<&str> = named.iter().filter_map(|e| e.arch.as_deref()).collect();
-                anyhow::anyhow!(
-                    "{name} is built for {} only; this machine is {}",
-                    arches.join(", "),
-                    std::env::consts::ARCH
-                )
-            })
+        named.iter().copied().find(|e| e.suits_this_machine()).ok_or_else(|| {
+            let arches: Vec<&str> = named.iter().filter_map(|e| e.arch.as_deref()).collect();
+            anyhow::anyhow!(
+                "{name} is built for {} only; this machine is {}",
+                arches.join(", "),
+                std::env::consts::ARCH
+            )
+        })
     }
 
     /// The command that installs a model of `kind` on this machine: the first
@@ -158,15 +148,15 @@ impl Catalog {
             .iter()
             .find(|e| e.to.kind == kind && e.suits_this_machine() && e.unverified().is_empty())
             .map(|e| format!("debrief models install {}", e.name))
-            .unwrap_or_else(|| format!("debrief models import PATH (a {kind} model you downloaded; see models/README.md)"))
+            .unwrap_or_else(|| {
+                format!("debrief models import PATH (a {kind} model you downloaded; see models/README.md)")
+            })
     }
 }
 
 impl Entry {
     pub fn suits_this_machine(&self) -> bool {
-        self.arch
-            .as_deref()
-            .is_none_or(|arch| arch == std::env::consts::ARCH)
+        self.arch.as_deref().is_none_or(|arch| arch == std::env::consts::ARCH)
     }
 
     /// The files that have no checksum to verify them by.
@@ -199,20 +189,10 @@ impl RemoteFile {
         let last = path.rsplit('/').next().unwrap_or_default();
         let safe: String = last
             .chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_') {
-                    c
-                } else {
-                    '_'
-                }
-            })
+            .map(|c| if c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_') { c } else { '_' })
             .collect();
         let safe = safe.trim_start_matches('.');
-        if safe.is_empty() {
-            "download".to_owned()
-        } else {
-            safe.to_owned()
-        }
+        if safe.is_empty() { "download".to_owned() } else { safe.to_owned() }
     }
 }
 
@@ -223,19 +203,10 @@ mod tests {
     #[test]
     fn the_built_in_catalogue_is_valid_and_offers_libvosk_for_both_architectures() {
         let catalog = Catalog::load(None).unwrap();
-        let arches: Vec<_> = catalog
-            .models
-            .iter()
-            .filter(|e| e.name == "libvosk")
-            .filter_map(|e| e.arch.as_deref())
-            .collect();
+        let arches: Vec<_> =
+            catalog.models.iter().filter(|e| e.name == "libvosk").filter_map(|e| e.arch.as_deref()).collect();
         assert_eq!(arches, ["x86_64", "aarch64"]);
-        assert!(
-            catalog
-                .models
-                .iter()
-                .all(|e| e.to.kind != Kind::Lib || e.arch.is_some())
-        );
+        assert!(catalog.models.iter().all(|e| e.to.kind != Kind::Lib || e.arch.is_some()));
     }
 
     #[test]
@@ -250,27 +221,13 @@ mod tests {
     #[test]
     fn the_fix_for_a_missing_model_is_an_install_only_when_it_can_be_verified() {
         let catalog = Catalog::load(None).unwrap();
-        assert_eq!(
-            catalog.fix_command(Kind::Embedding),
-            "debrief models install all-minilm-l6-v2"
-        );
-        assert!(
-            catalog
-                .fix_command(Kind::Whisper)
-                .starts_with("debrief models import PATH")
-        );
+        assert_eq!(catalog.fix_command(Kind::Embedding), "debrief models install all-minilm-l6-v2");
+        assert!(catalog.fix_command(Kind::Whisper).starts_with("debrief models import PATH"));
     }
 
     #[test]
     fn an_unknown_name_lists_the_known_ones() {
-        let error = Catalog::load(None)
-            .unwrap()
-            .pick("nope")
-            .unwrap_err()
-            .to_string();
-        assert!(
-            error.contains("no model is called 'nope'") && error.contains("whisper-tiny.en"),
-            "{error}"
-        );
+        let error = Catalog::load(None).unwrap().pick("nope").unwrap_err().to_string();
+        assert!(error.contains("no model is called 'nope'") && error.contains("whisper-tiny.en"), "{error}");
     }
 }

@@ -31,13 +31,7 @@ pub fn agent() -> ureq::Agent {
 
 /// Downloads `file` into `dir` unless a verified copy is there already, and
 /// returns the verified file.
-pub fn fetch(
-    agent: &ureq::Agent,
-    file: &RemoteFile,
-    sha256: &str,
-    dir: &Path,
-    label: &str,
-) -> anyhow::Result<PathBuf> {
+pub fn fetch(agent: &ureq::Agent, file: &RemoteFile, sha256: &str, dir: &Path, label: &str) -> anyhow::Result<PathBuf> {
     let name = file.download_name();
     let done = dir.join(&name);
     if done.is_file() {
@@ -54,19 +48,13 @@ pub fn fetch(
     if offset > 0 {
         request = request.header("Range", format!("bytes={offset}-"));
     }
-    let response = request
-        .call()
-        .with_context(|| format!("{label}: cannot download {}", file.url))?;
+    let response = request.call().with_context(|| format!("{label}: cannot download {}", file.url))?;
     let status = response.status().as_u16();
     let length = response.body().content_length();
     // What the response holds: the rest of the part file, all of it, or nothing more.
     let (start, total) = match status {
         206 if offset > 0 => {
-            let range = response
-                .headers()
-                .get("content-range")
-                .and_then(|v| v.to_str().ok())
-                .unwrap_or_default();
+            let range = response.headers().get("content-range").and_then(|v| v.to_str().ok()).unwrap_or_default();
             if content_range_start(range) != Some(offset) {
                 bail!(
                     "{label}: the server answered a resumed download with the range '{range}'; delete {} and try again",
@@ -87,19 +75,13 @@ pub fn fetch(
     };
 
     if status != 416 {
-        let mut out = if start == 0 {
-            File::create(&part)
-        } else {
-            OpenOptions::new().append(true).open(&part)
-        }
-        .with_context(|| format!("cannot write {}", part.display()))?;
+        let mut out = if start == 0 { File::create(&part) } else { OpenOptions::new().append(true).open(&part) }
+            .with_context(|| format!("cannot write {}", part.display()))?;
         let mut progress = Progress::bytes(&label, start, total.or(Some(file.size)));
         let copied = copy(response.into_body().into_reader(), &mut out, &mut progress);
         if let Err(e) = copied {
             let have = fs::metadata(&part).map(|m| m.len()).unwrap_or(0);
-            bail!(
-                "{label}: the download stopped after {have} bytes ({e}); run the same command again to resume"
-            );
+            bail!("{label}: the download stopped after {have} bytes ({e}); run the same command again to resume");
         }
         progress.finish();
     }
@@ -134,22 +116,12 @@ fn copy(mut from: impl Read, to: &mut File, progress: &mut Progress) -> io::Resu
 
 /// The first byte of `bytes START-END/TOTAL`.
 fn content_range_start(value: &str) -> Option<u64> {
-    value
-        .strip_prefix("bytes ")?
-        .split('-')
-        .next()?
-        .trim()
-        .parse()
-        .ok()
+    value.strip_prefix("bytes ")?.split('-').next()?.trim().parse().ok()
 }
 
 pub fn sha256_of(path: &Path) -> anyhow::Result<String> {
     let mut file = File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
     let mut hasher = Sha256::new();
     io::copy(&mut file, &mut hasher)?;
-    Ok(hasher
-        .finalize()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect())
+    Ok(hasher.finalize().iter().map(|b| format!("{b:02x}")).collect())
 }

@@ -28,10 +28,7 @@ enum Found {
     Lib(PathBuf),
     Whisper(PathBuf),
     Embedding(PathBuf),
-    Gguf {
-        model: PathBuf,
-        tokenizer: Option<PathBuf>,
-    },
+    Gguf { model: PathBuf, tokenizer: Option<PathBuf> },
 }
 
 /// Whether the source files are the user's (copied) or our own unpacked
@@ -43,62 +40,28 @@ enum Transfer {
 }
 
 /// Imports `path`; `name` overrides the name taken from the model itself.
-pub fn import(
-    models: &ModelsDir,
-    path: &Path,
-    name: Option<&str>,
-    force: bool,
-) -> anyhow::Result<Target> {
+pub fn import(models: &ModelsDir, path: &Path, name: Option<&str>, force: bool) -> anyhow::Result<Target> {
     let metadata = fs::metadata(path).with_context(|| format!("cannot read {}", path.display()))?;
     let root = models.root();
-    fs::create_dir_all(root)
-        .with_context(|| format!("cannot create the models folder {}", root.display()))?;
-    let stem = path
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    fs::create_dir_all(root).with_context(|| format!("cannot create the models folder {}", root.display()))?;
+    let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
 
     if metadata.is_file() && is_zip(path)? {
         // Unpacked inside the models folder, so that its files can be renamed into place.
         let scratch = scratch_dir(root)?;
         let top = archive::unzip(path, scratch.path())?;
         let hint = top.unwrap_or(stem);
-        return place_folder(
-            models,
-            scratch.path(),
-            path,
-            Transfer::Move,
-            name,
-            &hint,
-            force,
-        );
+        return place_folder(models, scratch.path(), path, Transfer::Move, name, &hint, force);
     }
     if metadata.is_file() && has_extension(path, "gguf") {
-        let found = Found::Gguf {
-            model: path.to_owned(),
-            tokenizer: sibling(path, "tokenizer.json"),
-        };
+        let found = Found::Gguf { model: path.to_owned(), tokenizer: sibling(path, "tokenizer.json") };
         return place_found(models, found, Transfer::Copy, name, &stem, force);
     }
     if metadata.is_dir() {
-        let hint = path
-            .canonicalize()
-            .ok()
-            .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()));
-        return place_folder(
-            models,
-            path,
-            path,
-            Transfer::Copy,
-            name,
-            &hint.unwrap_or(stem),
-            force,
-        );
+        let hint = path.canonicalize().ok().and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()));
+        return place_folder(models, path, path, Transfer::Copy, name, &hint.unwrap_or(stem), force);
     }
-    bail!(
-        "{} is not a model debrief recognises. It recognises {RECOGNISED}",
-        path.display()
-    )
+    bail!("{} is not a model debrief recognises. It recognises {RECOGNISED}", path.display())
 }
 
 /// Imports the model in folder `dir` (or in the one folder it wraps);
@@ -116,14 +79,7 @@ fn place_folder(
     if ct2::is_ct2_whisper(&dir) {
         let converted = scratch_dir(models.root())?;
         ct2::convert(&dir, converted.path())?;
-        return place_found(
-            models,
-            Found::Whisper(converted.path().to_owned()),
-            Transfer::Move,
-            name,
-            hint,
-            force,
-        );
+        return place_found(models, Found::Whisper(converted.path().to_owned()), Transfer::Move, name, hint, force);
     }
     place_found(models, detect(&dir, source)?, transfer, name, hint, force)
 }
@@ -153,69 +109,37 @@ fn place_found(
         .with_context(|| format!("cannot copy {} to {}", from.display(), to.display()))?;
     }
     if !target.kind.is_complete(staging.path()) {
-        bail!(
-            "the {} model is incomplete after copying; nothing was installed",
-            target.kind
-        );
+        bail!("the {} model is incomplete after copying; nothing was installed", target.kind);
     }
     staging.commit(force)?;
     Ok(target)
 }
 
 /// Where the model goes and which files it takes (source, path in the model folder).
-fn plan(
-    found: &Found,
-    name: Option<&str>,
-    hint: &str,
-) -> anyhow::Result<(Target, Vec<(PathBuf, PathBuf)>)> {
-    let pick = |kind: Kind, default: String| {
-        Target::new(kind, name.unwrap_or(&default)).map_err(anyhow::Error::msg)
-    };
+fn plan(found: &Found, name: Option<&str>, hint: &str) -> anyhow::Result<(Target, Vec<(PathBuf, PathBuf)>)> {
+    let pick = |kind: Kind, default: String| Target::new(kind, name.unwrap_or(&default)).map_err(anyhow::Error::msg);
     let three = |dir: &Path| {
-        ["config.json", "tokenizer.json", "model.safetensors"]
-            .map(|f| (dir.join(f), PathBuf::from(f)))
-            .to_vec()
+        ["config.json", "tokenizer.json", "model.safetensors"].map(|f| (dir.join(f), PathBuf::from(f))).to_vec()
     };
     Ok(match found {
-        Found::Lib(file) => (
-            Target::libvosk(),
-            vec![(file.clone(), PathBuf::from(LIBVOSK))],
-        ),
+        Found::Lib(file) => (Target::libvosk(), vec![(file.clone(), PathBuf::from(LIBVOSK))]),
         Found::Vosk(dir) => {
-            let default = folder_name(dir)
-                .filter(|n| Target::new(Kind::Vosk, n).is_ok())
-                .unwrap_or_else(|| hint.to_owned());
-            let files = files_under(dir)?
-                .into_iter()
-                .map(|f| (dir.join(&f), f))
-                .collect();
+            let default =
+                folder_name(dir).filter(|n| Target::new(Kind::Vosk, n).is_ok()).unwrap_or_else(|| hint.to_owned());
+            let files = files_under(dir)?.into_iter().map(|f| (dir.join(&f), f)).collect();
             (pick(Kind::Vosk, default)?, files)
         }
         Found::Whisper(dir) => {
             let default = whisper_size(&read_config(dir)?).unwrap_or_else(|| hint.to_owned());
             (pick(Kind::Whisper, default)?, three(dir))
         }
-        Found::Embedding(dir) => (
-            pick(Kind::Embedding, EMBEDDING_MODEL.to_owned())?,
-            three(dir),
-        ),
+        Found::Embedding(dir) => (pick(Kind::Embedding, EMBEDDING_MODEL.to_owned())?, three(dir)),
         Found::Gguf { model, tokenizer } => {
-            let stem = model
-                .file_stem()
-                .map(|s| s.to_string_lossy().to_lowercase())
-                .unwrap_or_default();
+            let stem = model.file_stem().map(|s| s.to_string_lossy().to_lowercase()).unwrap_or_default();
             // A file already called model.gguf says nothing; its folder does.
-            let default = if stem == "model" {
-                hint.to_owned()
-            } else {
-                stem
-            };
+            let default = if stem == "model" { hint.to_owned() } else { stem };
             let mut files = vec![(model.clone(), PathBuf::from("model.gguf"))];
-            files.extend(
-                tokenizer
-                    .iter()
-                    .map(|t| (t.clone(), PathBuf::from("tokenizer.json"))),
-            );
+            files.extend(tokenizer.iter().map(|t| (t.clone(), PathBuf::from("tokenizer.json"))));
             (pick(Kind::Llm, default)?, files)
         }
     })
@@ -227,46 +151,29 @@ fn detect(dir: &Path, source: &Path) -> anyhow::Result<Found> {
     if Kind::Vosk.is_complete(&dir) {
         return Ok(Found::Vosk(dir));
     }
-    let model_type = read_config(&dir)
-        .ok()
-        .and_then(|c| c["model_type"].as_str().map(str::to_owned));
+    let model_type = read_config(&dir).ok().and_then(|c| c["model_type"].as_str().map(str::to_owned));
     match model_type.as_deref() {
         Some("whisper") if Kind::Whisper.is_complete(&dir) => return Ok(Found::Whisper(dir)),
         Some("bert") if Kind::Embedding.is_complete(&dir) => return Ok(Found::Embedding(dir)),
         _ => {}
     }
-    let mut ggufs: Vec<PathBuf> = files_in(&dir)
-        .into_iter()
-        .filter(|f| has_extension(f, "gguf"))
-        .collect();
+    let mut ggufs: Vec<PathBuf> = files_in(&dir).into_iter().filter(|f| has_extension(f, "gguf")).collect();
     // `model.gguf` is often a link to the real file: one model, not two.
     let mut seen = std::collections::HashSet::new();
     ggufs.retain(|f| seen.insert(f.canonicalize().unwrap_or_else(|_| f.clone())));
     match ggufs.as_slice() {
         [model] => {
-            return Ok(Found::Gguf {
-                model: model.clone(),
-                tokenizer: sibling(model, "tokenizer.json"),
-            });
+            return Ok(Found::Gguf { model: model.clone(), tokenizer: sibling(model, "tokenizer.json") });
         }
         [] => {}
-        _ => bail!(
-            "{} holds several .gguf files; import the one you want",
-            source.display()
-        ),
+        _ => bail!("{} holds several .gguf files; import the one you want", source.display()),
     }
-    if let Some(lib) = files_under(&dir)?
-        .into_iter()
-        .find(|f| f.file_name().is_some_and(|n| n == LIBVOSK))
-    {
+    if let Some(lib) = files_under(&dir)?.into_iter().find(|f| f.file_name().is_some_and(|n| n == LIBVOSK)) {
         let lib = dir.join(lib);
         check_library_arch(&lib, source)?;
         return Ok(Found::Lib(lib));
     }
-    bail!(
-        "{} is not a model debrief recognises. It recognises {RECOGNISED}",
-        source.display()
-    )
+    bail!("{} is not a model debrief recognises. It recognises {RECOGNISED}", source.display())
 }
 
 /// Refuses a libvosk.so that is not a shared library for this machine;
@@ -277,10 +184,7 @@ fn check_library_arch(lib: &Path, source: &Path) -> anyhow::Result<()> {
         .and_then(|mut f| f.read_exact(&mut header))
         .with_context(|| format!("cannot read {}", lib.display()))?;
     if &header[..4] != b"\x7fELF" {
-        bail!(
-            "the libvosk.so in {} is not a shared library",
-            source.display()
-        );
+        bail!("the libvosk.so in {} is not a shared library", source.display());
     }
     // e_machine, in the byte order EI_DATA names (1: little-endian).
     let machine = if header[5] == 1 {
@@ -296,11 +200,7 @@ fn check_library_arch(lib: &Path, source: &Path) -> anyhow::Result<()> {
         _ => "another processor",
     };
     if arch != std::env::consts::ARCH {
-        bail!(
-            "the libvosk.so in {} is built for {arch}; this machine is {}",
-            source.display(),
-            std::env::consts::ARCH
-        );
+        bail!("the libvosk.so in {} is built for {arch}; this machine is {}", source.display(), std::env::consts::ARCH);
     }
     Ok(())
 }
@@ -315,10 +215,7 @@ fn unwrap_single_folder(dir: &Path) -> PathBuf {
             .flatten()
             .flatten()
             .map(|e| e.path())
-            .filter(|p| {
-                !p.file_name()
-                    .is_some_and(|n| n.to_string_lossy().starts_with('.'))
-            })
+            .filter(|p| !p.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.')))
             .collect();
         match entries.as_slice() {
             [only] if only.is_dir() => dir = only.clone(),
@@ -329,18 +226,14 @@ fn unwrap_single_folder(dir: &Path) -> PathBuf {
 
 fn read_config(dir: &Path) -> anyhow::Result<Value> {
     let path = dir.join("config.json");
-    let text =
-        fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))?;
+    let text = fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))?;
     serde_json::from_str(&text).with_context(|| format!("{} is not JSON", path.display()))
 }
 
 /// "tiny.en", "base", …: the name the engine's preference list uses, from
 /// the model's dimensions.
 fn whisper_size(config: &Value) -> Option<String> {
-    let size = match (
-        config["d_model"].as_u64()?,
-        config["encoder_layers"].as_u64()?,
-    ) {
+    let size = match (config["d_model"].as_u64()?, config["encoder_layers"].as_u64()?) {
         (384, 4) => "tiny",
         (512, 6) => "base",
         (768, 12) => "small",
@@ -349,11 +242,7 @@ fn whisper_size(config: &Value) -> Option<String> {
         _ => return None,
     };
     // The English-only models drop one token from the multilingual vocabulary.
-    Some(if config["vocab_size"].as_u64() == Some(51864) {
-        format!("{size}.en")
-    } else {
-        size.to_owned()
-    })
+    Some(if config["vocab_size"].as_u64() == Some(51864) { format!("{size}.en") } else { size.to_owned() })
 }
 
 /// Every file below `dir`, relative to it.
@@ -362,9 +251,7 @@ fn files_under(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
     let mut pending = vec![PathBuf::new()];
     while let Some(relative) = pending.pop() {
         let here = dir.join(&relative);
-        for entry in
-            fs::read_dir(&here).with_context(|| format!("cannot read {}", here.display()))?
-        {
+        for entry in fs::read_dir(&here).with_context(|| format!("cannot read {}", here.display()))? {
             let path = relative.join(entry?.file_name());
             if dir.join(&path).is_dir() {
                 pending.push(path);
@@ -379,13 +266,8 @@ fn files_under(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
 
 /// The files directly in `dir`, sorted.
 fn files_in(dir: &Path) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = fs::read_dir(dir)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.is_file())
-        .collect();
+    let mut files: Vec<PathBuf> =
+        fs::read_dir(dir).into_iter().flatten().flatten().map(|e| e.path()).filter(|p| p.is_file()).collect();
     files.sort();
     files
 }
@@ -395,14 +277,11 @@ fn folder_name(dir: &Path) -> Option<String> {
 }
 
 fn sibling(file: &Path, name: &str) -> Option<PathBuf> {
-    file.parent()
-        .map(|dir| dir.join(name))
-        .filter(|p| p.is_file())
+    file.parent().map(|dir| dir.join(name)).filter(|p| p.is_file())
 }
 
 fn has_extension(path: &Path, extension: &str) -> bool {
-    path.extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case(extension))
+    path.extension().is_some_and(|e| e.eq_ignore_ascii_case(extension))
 }
 
 /// A zip archive by its first bytes (a wheel is one too, whatever its name).

@@ -22,13 +22,7 @@ pub enum Kind {
 
 impl Kind {
     /// Every kind, in the order the models folder is listed.
-    pub const ALL: [Kind; 5] = [
-        Kind::Lib,
-        Kind::Vosk,
-        Kind::Whisper,
-        Kind::Embedding,
-        Kind::Llm,
-    ];
+    pub const ALL: [Kind; 5] = [Kind::Lib, Kind::Vosk, Kind::Whisper, Kind::Embedding, Kind::Llm];
 
     /// The folder under the models folder that holds this kind.
     pub fn dir(self) -> &'static str {
@@ -52,9 +46,7 @@ impl Kind {
         match self {
             Kind::Lib => files(&[LIBVOSK]),
             Kind::Vosk => dir.join("am").is_dir() && dir.join("conf").is_dir(),
-            Kind::Whisper | Kind::Embedding => {
-                files(&["config.json", "tokenizer.json", "model.safetensors"])
-            }
+            Kind::Whisper | Kind::Embedding => files(&["config.json", "tokenizer.json", "model.safetensors"]),
             Kind::Llm => files(&["model.gguf"]),
         }
     }
@@ -86,17 +78,11 @@ impl Target {
                 "'{name}' is not a usable model name: use letters, digits, '.', '-' and '_', not starting with '.'"
             ));
         }
-        Ok(Self {
-            kind,
-            name: name.to_owned(),
-        })
+        Ok(Self { kind, name: name.to_owned() })
     }
 
     pub fn libvosk() -> Self {
-        Self {
-            kind: Kind::Lib,
-            name: "libvosk".to_owned(),
-        }
+        Self { kind: Kind::Lib, name: "libvosk".to_owned() }
     }
 
     /// The folder relative to the models folder.
@@ -116,11 +102,8 @@ impl TryFrom<String> for Target {
     type Error = String;
 
     fn try_from(to: String) -> Result<Self, String> {
-        let unknown = || {
-            format!(
-                "'{to}' is not a model place: use lib, vosk/NAME, whisper/NAME, embedding/NAME or llm/NAME"
-            )
-        };
+        let unknown =
+            || format!("'{to}' is not a model place: use lib, vosk/NAME, whisper/NAME, embedding/NAME or llm/NAME");
         match to.split_once('/') {
             None if to == Kind::Lib.dir() => Ok(Self::libvosk()),
             Some((dir, name)) => match Kind::from_dir(dir) {
@@ -150,7 +133,5 @@ pub fn valid_name(name: &str) -> bool {
     !name.is_empty()
         && name.len() <= 100
         && !name.starts_with('.')
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'))
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'))
 }

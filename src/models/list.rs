@@ -45,10 +45,7 @@ impl ModelsDir {
         }
         for kind in Kind::ALL.into_iter().filter(|k| *k != Kind::Lib) {
             for dir in subdirs(&self.root().join(kind.dir())) {
-                let name = dir
-                    .file_name()
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .unwrap_or_default();
+                let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
                 found.push(describe(kind, name, dir));
             }
         }
@@ -57,13 +54,7 @@ impl ModelsDir {
 }
 
 fn describe(kind: Kind, name: String, path: PathBuf) -> Installed {
-    Installed {
-        kind,
-        name,
-        size_bytes: size_on_disk(&path),
-        complete: kind.is_complete(&path),
-        path,
-    }
+    Installed { kind, name, size_bytes: size_on_disk(&path), complete: kind.is_complete(&path), path }
 }
 
 /// The catalogue's entries, each with whether it is installed here.
@@ -91,12 +82,9 @@ pub fn known(models: &ModelsDir, catalog: &Catalog) -> Vec<Known> {
 
 fn size_on_disk(path: &Path) -> u64 {
     match fs::symlink_metadata(path) {
-        Ok(meta) if meta.is_dir() => fs::read_dir(path)
-            .into_iter()
-            .flatten()
-            .flatten()
-            .map(|e| size_on_disk(&e.path()))
-            .sum(),
+        Ok(meta) if meta.is_dir() => {
+            fs::read_dir(path).into_iter().flatten().flatten().map(|e| size_on_disk(&e.path())).sum()
+        }
         Ok(meta) => meta.len(),
         Err(_) => 0,
     }

@@ -26,8 +26,8 @@ pub mod kind;
 pub mod list;
 mod place;
 
-pub use kind::{Kind, Target};
 pub use crate::progress::megabytes;
+pub use kind::{Kind, Target};
 
 /// The command that installs a model of `kind` on this machine, for the
 /// messages that say one is missing.
@@ -97,12 +97,7 @@ pub(crate) fn subdirs(dir: &Path) -> Vec<PathBuf> {
         .flatten()
         .map(|e| e.path())
         // Temporary folders of an install in progress start with a dot.
-        .filter(|p| {
-            p.is_dir()
-                && !p
-                    .file_name()
-                    .is_some_and(|n| n.to_string_lossy().starts_with('.'))
-        })
+        .filter(|p| p.is_dir() && !p.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.')))
         .collect();
     dirs.sort();
     dirs

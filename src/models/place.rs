@@ -17,23 +17,14 @@ pub struct Staging {
 
 impl Staging {
     pub fn new(target: &Path) -> anyhow::Result<Self> {
-        let parent = target
-            .parent()
-            .context("a model folder needs a parent folder")?;
-        fs::create_dir_all(parent)
-            .with_context(|| format!("cannot create {}", parent.display()))?;
-        let name = target
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
+        let parent = target.parent().context("a model folder needs a parent folder")?;
+        fs::create_dir_all(parent).with_context(|| format!("cannot create {}", parent.display()))?;
+        let name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         let dir = tempfile::Builder::new()
             .prefix(&format!(".tmp-{name}-"))
             .tempdir_in(parent)
             .with_context(|| format!("cannot create a folder in {}", parent.display()))?;
-        Ok(Self {
-            dir,
-            target: target.to_owned(),
-        })
+        Ok(Self { dir, target: target.to_owned() })
     }
 
     pub fn path(&self) -> &Path {
@@ -46,26 +37,19 @@ impl Staging {
     pub fn commit(self, force: bool) -> anyhow::Result<PathBuf> {
         refuse_existing(&self.target, force)?;
         let staged = self.dir.keep();
-        let aside = self
-            .target
-            .exists()
-            .then(|| staged.with_file_name(format!(".old-{}", unique_suffix(&staged))));
+        let aside = self.target.exists().then(|| staged.with_file_name(format!(".old-{}", unique_suffix(&staged))));
         if let Some(aside) = &aside {
-            fs::rename(&self.target, aside)
-                .with_context(|| format!("cannot move {} aside", self.target.display()))?;
+            fs::rename(&self.target, aside).with_context(|| format!("cannot move {} aside", self.target.display()))?;
         }
         if let Err(e) = fs::rename(&staged, &self.target) {
             if let Some(aside) = &aside {
                 let _ = fs::rename(aside, &self.target);
             }
             let _ = fs::remove_dir_all(&staged);
-            return Err(e).with_context(|| {
-                format!("cannot move the new model into {}", self.target.display())
-            });
+            return Err(e).with_context(|| format!("cannot move the new model into {}", self.target.display()));
         }
         if let Some(aside) = aside {
-            fs::remove_dir_all(&aside)
-                .with_context(|| format!("cannot delete the replaced {}", aside.display()))?;
+            fs::remove_dir_all(&aside).with_context(|| format!("cannot delete the replaced {}", aside.display()))?;
         }
         Ok(self.target)
     }
@@ -74,18 +58,12 @@ impl Staging {
 /// Fails when `target` exists and `force` was not given.
 pub fn refuse_existing(target: &Path, force: bool) -> anyhow::Result<()> {
     if target.exists() && !force {
-        anyhow::bail!(
-            "{} is installed already; pass --force to replace it",
-            target.display()
-        );
+        anyhow::bail!("{} is installed already; pass --force to replace it", target.display());
     }
     Ok(())
 }
 
 /// The random part of the staging folder's name, reused for the folder moved aside.
 fn unique_suffix(staged: &Path) -> String {
-    staged
-        .file_name()
-        .map(|n| n.to_string_lossy().trim_start_matches(".tmp-").to_owned())
-        .unwrap_or_default()
+    staged.file_name().map(|n| n.to_string_lossy().trim_start_matches(".tmp-").to_owned()).unwrap_or_default()
 }

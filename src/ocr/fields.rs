@@ -19,23 +19,122 @@ pub struct CardFields {
 }
 
 const TITLES: &[&str] = &[
-    "ceo", "cto", "cfo", "coo", "cmo", "cio", "cso", "founder", "co-founder", "cofounder", "partner", "director", "manager",
-    "engineer", "consultant", "president", "vice", "vp", "head", "lead", "analyst", "architect", "designer", "developer",
-    "specialist", "officer", "executive", "owner", "principal", "associate", "advisor", "adviser", "coordinator",
-    "administrator", "accountant", "attorney", "lawyer", "counsel", "representative", "chairman", "chairwoman", "chair",
-    "managing", "assistant", "intern", "scientist", "researcher", "professor", "strategist", "producer", "editor",
-    "agent", "broker", "recruiter", "supervisor", "technician", "marketing", "sales", "operations", "chief", "secretary",
-    "treasurer", "controller", "auditor", "planner", "programmer", "nurse", "physician", "pharmacist", "therapist",
+    "ceo",
+    "cto",
+    "cfo",
+    "coo",
+    "cmo",
+    "cio",
+    "cso",
+    "founder",
+    "co-founder",
+    "cofounder",
+    "partner",
+    "director",
+    "manager",
+    "engineer",
+    "consultant",
+    "president",
+    "vice",
+    "vp",
+    "head",
+    "lead",
+    "analyst",
+    "architect",
+    "designer",
+    "developer",
+    "specialist",
+    "officer",
+    "executive",
+    "owner",
+    "principal",
+    "associate",
+    "advisor",
+    "adviser",
+    "coordinator",
+    "administrator",
+    "accountant",
+    "attorney",
+    "lawyer",
+    "counsel",
+    "representative",
+    "chairman",
+    "chairwoman",
+    "chair",
+    "managing",
+    "assistant",
+    "intern",
+    "scientist",
+    "researcher",
+    "professor",
+    "strategist",
+    "producer",
+    "editor",
+    "agent",
+    "broker",
+    "recruiter",
+    "supervisor",
+    "technician",
+    "marketing",
+    "sales",
+    "operations",
+    "chief",
+    "secretary",
+    "treasurer",
+    "controller",
+    "auditor",
+    "planner",
+    "programmer",
+    "nurse",
+    "physician",
+    "pharmacist",
+    "therapist",
 ];
 
 const COMPANY_SUFFIXES: &[&str] = &[
-    "inc", "inc.", "incorporated", "ltd", "ltd.", "limited", "llc", "l.l.c.", "llp", "gmbh", "ag", "sa", "s.a.", "sas", "sarl",
-    "bv", "b.v.", "nv", "n.v.", "plc", "corp", "corp.", "corporation", "co", "co.", "company", "pty", "group", "holdings",
-    "technologies", "solutions", "labs", "studio", "systems", "partners", "associates", "consulting", "industries",
+    "inc",
+    "inc.",
+    "incorporated",
+    "ltd",
+    "ltd.",
+    "limited",
+    "llc",
+    "l.l.c.",
+    "llp",
+    "gmbh",
+    "ag",
+    "sa",
+    "s.a.",
+    "sas",
+    "sarl",
+    "bv",
+    "b.v.",
+    "nv",
+    "n.v.",
+    "plc",
+    "corp",
+    "corp.",
+    "corporation",
+    "co",
+    "co.",
+    "company",
+    "pty",
+    "group",
+    "holdings",
+    "technologies",
+    "solutions",
+    "labs",
+    "studio",
+    "systems",
+    "partners",
+    "associates",
+    "consulting",
+    "industries",
 ];
 
 /// Words that mark a line as an address, not a name.
-const ADDRESS_WORDS: &[&str] = &["street", "st.", "avenue", "ave", "road", "rd.", "suite", "floor", "blvd", "lane", "drive", "box"];
+const ADDRESS_WORDS: &[&str] =
+    &["street", "st.", "avenue", "ave", "road", "rd.", "suite", "floor", "blvd", "lane", "drive", "box"];
 
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum PhoneKind {
@@ -85,7 +184,13 @@ fn find_email(lines: &[String], used: &mut [bool]) -> String {
 fn is_web_line(line: &str) -> bool {
     let lower = line.to_lowercase();
     !lower.contains('@')
-        && lower.split_whitespace().any(|w| w.starts_with("www.") || w.starts_with("http://") || w.starts_with("https://") || w.ends_with(".com") || w.ends_with(".io"))
+        && lower.split_whitespace().any(|w| {
+            w.starts_with("www.")
+                || w.starts_with("http://")
+                || w.starts_with("https://")
+                || w.ends_with(".com")
+                || w.ends_with(".io")
+        })
 }
 
 fn find_phone(lines: &[String], used: &mut [bool]) -> String {
@@ -95,7 +200,11 @@ fn find_phone(lines: &[String], used: &mut [bool]) -> String {
             continue;
         }
         let lower = line.to_lowercase();
-        let label = |words: &[&str]| words.iter().any(|w| lower.starts_with(w) || lower.contains(&format!(" {w}")) || lower.contains(&format!("|{w}")));
+        let label = |words: &[&str]| {
+            words
+                .iter()
+                .any(|w| lower.starts_with(w) || lower.contains(&format!(" {w}")) || lower.contains(&format!("|{w}")))
+        };
         let kind = if label(&["fax", "f:", "f."]) {
             PhoneKind::Fax
         } else if label(&["mobile", "mob", "cell", "m:", "m.", "m "]) {
@@ -129,10 +238,15 @@ fn phone_runs(line: &str) -> impl Iterator<Item = String> + '_ {
             return None;
         }
         let plus = run.starts_with('+');
-        let body: String = run.chars().filter(|c| c.is_ascii_digit() || matches!(c, ' ' | '-' | '(' | ')' | '.')).collect();
+        let body: String =
+            run.chars().filter(|c| c.is_ascii_digit() || matches!(c, ' ' | '-' | '(' | ')' | '.')).collect();
         let body = body.split_whitespace().collect::<Vec<_>>().join(" ");
         let phone = if plus { format!("+{body}") } else { body };
-        if phone.chars().count() <= 20 { Some(phone) } else { Some(phone.replace(' ', "")).filter(|p| p.chars().count() <= 20) }
+        if phone.chars().count() <= 20 {
+            Some(phone)
+        } else {
+            Some(phone.replace(' ', "")).filter(|p| p.chars().count() <= 20)
+        }
     })
 }
 
@@ -167,7 +281,8 @@ fn find_company(lines: &[String], used: &mut [bool], email: &str) -> String {
         return clean_text(&lines[i]);
     }
     let domain = email.split('@').nth(1).and_then(|d| d.split('.').next()).unwrap_or_default();
-    const MAIL_PROVIDERS: &[&str] = &["gmail", "outlook", "hotmail", "yahoo", "icloud", "proton", "protonmail", "aol", "gmx", "live"];
+    const MAIL_PROVIDERS: &[&str] =
+        &["gmail", "outlook", "hotmail", "yahoo", "icloud", "proton", "protonmail", "aol", "gmx", "live"];
     if domain.len() >= 2 && !MAIL_PROVIDERS.contains(&domain) {
         let squash = |s: &str| s.chars().filter(|c| c.is_alphanumeric()).collect::<String>().to_lowercase();
         if let Some(i) = (0..lines.len()).find(|&i| !used[i] && squash(&lines[i]).contains(domain)) {
@@ -204,7 +319,8 @@ fn looks_like_name(line: &str) -> bool {
         && !has_company_suffix(line)
         && !ADDRESS_WORDS.iter().any(|w| lower.split_whitespace().any(|x| x == *w))
         && parts.iter().all(|p| {
-            p.chars().next().is_some_and(char::is_uppercase) && p.chars().all(|c| c.is_alphabetic() || matches!(c, '-' | '\'' | '’' | '.'))
+            p.chars().next().is_some_and(char::is_uppercase)
+                && p.chars().all(|c| c.is_alphabetic() || matches!(c, '-' | '\'' | '’' | '.'))
         })
 }
 
@@ -217,7 +333,11 @@ fn title_case_if_shouting(name: &str) -> String {
             let mut out = String::new();
             let mut start = true;
             for c in w.chars() {
-                if start { out.extend(c.to_uppercase()) } else { out.extend(c.to_lowercase()) }
+                if start {
+                    out.extend(c.to_uppercase())
+                } else {
+                    out.extend(c.to_lowercase())
+                }
                 start = matches!(c, '-' | '\'' | '’');
             }
             out
@@ -228,7 +348,8 @@ fn title_case_if_shouting(name: &str) -> String {
 
 /// Letters, spaces, hyphens, apostrophes and periods, as the form wants.
 fn clean_name(line: &str) -> String {
-    let kept: String = line.chars().filter(|c| c.is_alphabetic() || matches!(c, ' ' | '-' | '\'' | '’' | '.')).collect();
+    let kept: String =
+        line.chars().filter(|c| c.is_alphabetic() || matches!(c, ' ' | '-' | '\'' | '’' | '.')).collect();
     kept.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
@@ -346,7 +467,8 @@ mod properties {
 
     fn card() -> impl Strategy<Value = String> {
         let separator = prop_oneof![Just("\n"), Just("\r\n"), Just("\n\n"), Just(" | ")];
-        proptest::collection::vec((line(), separator), 0..40).prop_map(|lines| lines.into_iter().map(|(l, s)| l + s).collect())
+        proptest::collection::vec((line(), separator), 0..40)
+            .prop_map(|lines| lines.into_iter().map(|(l, s)| l + s).collect())
     }
 
     fn assert_single_line_of_at_most(value: &str, max: usize, field: &str) -> Result<(), TestCaseError> {

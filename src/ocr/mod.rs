@@ -24,7 +24,9 @@ const CONFIDENT: f32 = 70.0;
 
 #[derive(Debug, thiserror::Error)]
 pub enum OcrError {
-    #[error("Business-card scanning needs Tesseract on the server: install the Debian packages tesseract-ocr and tesseract-ocr-eng")]
+    #[error(
+        "Business-card scanning needs Tesseract on the server: install the Debian packages tesseract-ocr and tesseract-ocr-eng"
+    )]
     NotInstalled,
     #[error("{0}")]
     Unreadable(String),
@@ -84,13 +86,21 @@ fn read(image: &GrayImage) -> Result<Reading, OcrError> {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .map_err(|e| if e.kind() == std::io::ErrorKind::NotFound { OcrError::NotInstalled } else { OcrError::Failed(e.to_string()) })?;
+        .map_err(|e| {
+            if e.kind() == std::io::ErrorKind::NotFound {
+                OcrError::NotInstalled
+            } else {
+                OcrError::Failed(e.to_string())
+            }
+        })?;
     let mut stdin = child.stdin.take().ok_or_else(|| OcrError::Failed("no stdin".into()))?;
     let writer = std::thread::spawn(move || stdin.write_all(&pgm));
     let out = child.wait_with_output().map_err(|e| OcrError::Failed(e.to_string()))?;
     let _ = writer.join();
     if !out.status.success() {
-        return Err(OcrError::Failed(String::from_utf8_lossy(&out.stderr).lines().last().unwrap_or_default().to_owned()));
+        return Err(OcrError::Failed(
+            String::from_utf8_lossy(&out.stderr).lines().last().unwrap_or_default().to_owned(),
+        ));
     }
     Ok(parse_tsv(&String::from_utf8_lossy(&out.stdout)))
 }

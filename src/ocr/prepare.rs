@@ -26,7 +26,9 @@ pub fn prepare(bytes: &[u8]) -> Result<GrayImage, OcrError> {
     let gray = decode_upright(bytes)?;
     let (short, long) = (gray.width().min(gray.height()), gray.width().max(gray.height()));
     if short == 0 || u64::from(long) > THINNEST * u64::from(short) {
-        return Err(OcrError::Unreadable("The picture is far too narrow to be a business card: photograph the card itself".into()));
+        return Err(OcrError::Unreadable(
+            "The picture is far too narrow to be a business card: photograph the card itself".into(),
+        ));
     }
     let mut gray = scale(gray);
     stretch_contrast(&mut gray);
@@ -37,7 +39,8 @@ pub fn prepare(bytes: &[u8]) -> Result<GrayImage, OcrError> {
 /// orientation says, the way a phone shows it.
 pub fn decode_upright(bytes: &[u8]) -> Result<GrayImage, OcrError> {
     let unreadable = |e: image::ImageError| OcrError::Unreadable(format!("the image cannot be read: {e}"));
-    let reader = ImageReader::new(Cursor::new(bytes)).with_guessed_format().map_err(|e| OcrError::Unreadable(e.to_string()))?;
+    let reader =
+        ImageReader::new(Cursor::new(bytes)).with_guessed_format().map_err(|e| OcrError::Unreadable(e.to_string()))?;
     let jpeg = reader.format() == Some(ImageFormat::Jpeg);
     let mut decoder = reader.into_decoder().map_err(unreadable)?;
     let orientation = decoder.orientation().map_err(unreadable)?;
@@ -69,7 +72,8 @@ fn jpeg_brightness(bytes: &[u8]) -> Option<GrayImage> {
 fn scale(gray: GrayImage) -> GrayImage {
     let (width, height) = gray.dimensions();
     let target = width.clamp(WIDTHS.0, WIDTHS.1);
-    let target_height = ((u64::from(height) * u64::from(target) + u64::from(width) / 2) / u64::from(width).max(1)).max(1) as u32;
+    let target_height =
+        ((u64::from(height) * u64::from(target) + u64::from(width) / 2) / u64::from(width).max(1)).max(1) as u32;
     if target < width {
         // Averaging the pixels each output pixel covers: a tenth of the
         // time of a filtered resize, and Tesseract reads it as well.
@@ -101,7 +105,8 @@ fn stretch_contrast(gray: &mut GrayImage) {
     if high - low <= 10.0 {
         return;
     }
-    let stretched: Vec<u8> = (0..=255u8).map(|v| (((f32::from(v) - low) / (high - low)) * 255.0).clamp(0.0, 255.0) as u8).collect();
+    let stretched: Vec<u8> =
+        (0..=255u8).map(|v| (((f32::from(v) - low) / (high - low)) * 255.0).clamp(0.0, 255.0) as u8).collect();
     gray.pixels_mut().for_each(|p| p.0[0] = stretched[usize::from(p.0[0])]);
 }
 
@@ -141,11 +146,15 @@ mod tests {
     fn a_picture_too_thin_for_a_card_is_refused_before_it_is_scaled() {
         for (width, height) in [(4, 16_000), (16_000, 1)] {
             let mut png = Vec::new();
-            DynamicImage::ImageLuma8(GrayImage::new(width, height)).write_to(&mut Cursor::new(&mut png), ImageFormat::Png).unwrap();
+            DynamicImage::ImageLuma8(GrayImage::new(width, height))
+                .write_to(&mut Cursor::new(&mut png), ImageFormat::Png)
+                .unwrap();
             assert!(matches!(prepare(&png), Err(OcrError::Unreadable(_))), "{width} × {height}");
         }
         let mut png = Vec::new();
-        DynamicImage::ImageLuma8(GrayImage::new(600, 1000)).write_to(&mut Cursor::new(&mut png), ImageFormat::Png).unwrap();
+        DynamicImage::ImageLuma8(GrayImage::new(600, 1000))
+            .write_to(&mut Cursor::new(&mut png), ImageFormat::Png)
+            .unwrap();
         assert_eq!(prepare(&png).unwrap().dimensions(), (1800, 3000), "a card photographed standing is read");
     }
 

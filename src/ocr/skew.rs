@@ -53,7 +53,9 @@ fn tilt(gray: &GrayImage) -> Option<f32> {
     let rows = (small.width() + small.height()) as usize + 2;
     let level = sharpness(&ink, rows, 0.0);
     let sharpest = |degrees: &mut dyn Iterator<Item = f32>| {
-        degrees.map(|d| (d, sharpness(&ink, rows, d))).fold((0.0, level), |best, next| if next.1 > best.1 { next } else { best })
+        degrees
+            .map(|d| (d, sharpness(&ink, rows, d)))
+            .fold((0.0, level), |best, next| if next.1 > best.1 { next } else { best })
     };
     let steps = (LARGEST_TILT * 2.0) as i32;
     let (coarse, _) = sharpest(&mut (-steps..=steps).map(|i| i as f32 * 0.5));
@@ -83,7 +85,9 @@ fn ink(gray: &GrayImage) -> Vec<(f32, f32)> {
         for x in 0..width {
             let (left, right) = (x.saturating_sub(reach), (x + reach + 1).min(width));
             let area = ((bottom - top) * (right - left)) as u64;
-            let sum = sums[bottom * (width + 1) + right] + sums[top * (width + 1) + left] - sums[top * (width + 1) + right] - sums[bottom * (width + 1) + left];
+            let sum = sums[bottom * (width + 1) + right] + sums[top * (width + 1) + left]
+                - sums[top * (width + 1) + right]
+                - sums[bottom * (width + 1) + left];
             if sum > PAPER * area && (u64::from(pixels[y * width + x]) + INK_MARGIN) * area < sum {
                 ink.push((x as f32 - middle_x, y as f32 - middle_y));
             }

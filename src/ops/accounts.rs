@@ -12,7 +12,12 @@ use crate::store::{Store, StoreResult};
 
 /// A single-use password-reset link for the account with `email`
 /// (normalised), valid for `ttl`; `None` when no account has that email.
-pub fn reset_link(store: &Store, email: &str, base_url: &str, ttl: Duration) -> StoreResult<Option<(UserRecord, String)>> {
+pub fn reset_link(
+    store: &Store,
+    email: &str,
+    base_url: &str,
+    ttl: Duration,
+) -> StoreResult<Option<(UserRecord, String)>> {
     let Some(user) = store.user_by_email(email)? else { return Ok(None) };
     let token = Token::generate();
     store.create_reset_token(&token.hash(), user.id, now_ms() + ttl.as_millis() as i64)?;
@@ -33,7 +38,9 @@ pub fn list(store: &Store) -> OpResult<Vec<UserLine>> {
 }
 
 pub fn delete_by_email(store: &Store, email: &str) -> OpResult<UserRecord> {
-    let user = store.user_by_email(&normalise_email(email))?.ok_or_else(|| OpError::Failed(format!("no account has the email {email}")))?;
+    let user = store
+        .user_by_email(&normalise_email(email))?
+        .ok_or_else(|| OpError::Failed(format!("no account has the email {email}")))?;
     Ok(store.delete_user(user.id)?)
 }
 

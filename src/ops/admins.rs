@@ -11,7 +11,8 @@ use crate::store::{AdminRecord, Store};
 pub fn check_username(username: &str) -> OpResult<()> {
     let mut e = FieldErrors::default();
     e.check(username.is_empty(), "username", "Username is required");
-    let ok = (3..=64).contains(&username.chars().count()) && username.chars().all(|c| c.is_alphanumeric() || matches!(c, '.' | '_' | '-'));
+    let ok = (3..=64).contains(&username.chars().count())
+        && username.chars().all(|c| c.is_alphanumeric() || matches!(c, '.' | '_' | '-'));
     e.check(!ok, "username", "Username must be 3 to 64 letters, digits, dots, underscores or hyphens");
     e.finish(|| ()).map_err(OpError::Invalid)
 }
@@ -19,7 +20,11 @@ pub fn check_username(username: &str) -> OpResult<()> {
 fn check_password(password: &str) -> OpResult<()> {
     let mut e = FieldErrors::default();
     // Admins guard everyone's data: a longer minimum than users'.
-    e.check(password.chars().count() < PASSWORD_MIN + 4, "password", "An admin password must be at least 12 characters");
+    e.check(
+        password.chars().count() < PASSWORD_MIN + 4,
+        "password",
+        "An admin password must be at least 12 characters",
+    );
     e.check(password.chars().count() > 128, "password", "Password must be at most 128 characters");
     e.finish(|| ()).map_err(OpError::Invalid)
 }

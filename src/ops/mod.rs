@@ -45,26 +45,32 @@ pub fn run(store: &Store, context: &Context, request: Request) -> Response {
             admins::create(store, &username, &password).map(|()| done(format!("admin {username} created")))
         }
         Request::AdminList => admins::list(store).map(|usernames| Response::Admins { usernames }),
-        Request::AdminPasswd { username, password } => {
-            admins::set_password(store, &username, &password).map(|()| done(format!("password of admin {username} changed")))
+        Request::AdminPasswd { username, password } => admins::set_password(store, &username, &password)
+            .map(|()| done(format!("password of admin {username} changed"))),
+        Request::AdminDelete { username } => {
+            admins::delete(store, &username).map(|()| done(format!("admin {username} deleted")))
         }
-        Request::AdminDelete { username } => admins::delete(store, &username).map(|()| done(format!("admin {username} deleted"))),
         Request::UserList => accounts::list(store).map(|users| Response::Users { users }),
-        Request::UserDelete { email } => {
-            accounts::delete_by_email(store, &email).map(|user| done(format!("user {} deleted with their clients", user.email)))
+        Request::UserDelete { email } => accounts::delete_by_email(store, &email)
+            .map(|user| done(format!("user {} deleted with their clients", user.email))),
+        Request::TemplateShow => {
+            store.template().map(|template| Response::Template { template }).map_err(OpError::from)
         }
-        Request::TemplateShow => store.template().map(|template| Response::Template { template }).map_err(OpError::from),
         Request::TemplateSet { field, value } => {
             templates::set_field(store, &field, &value).map(|template| Response::Template { template })
         }
-        Request::TemplatePut { template } => templates::put(store, &template).map(|template| Response::Template { template }),
+        Request::TemplatePut { template } => {
+            templates::put(store, &template).map(|template| Response::Template { template })
+        }
         Request::TemplateReset => templates::reset(store).map(|template| Response::Template { template }),
         Request::Backup { path } => store
             .backup(std::path::Path::new(&path))
             .map(|()| done(format!("backup written to {path}")))
             .map_err(OpError::from),
         Request::JobList => jobs::list(store).map(|jobs| Response::Jobs { jobs }),
-        Request::JobRetry { client } => jobs::retry(store, client).map(|_| done(format!("the job of client {client} is queued again"))),
+        Request::JobRetry { client } => {
+            jobs::retry(store, client).map(|_| done(format!("the job of client {client} is queued again")))
+        }
         // Only a running server has jobs waiting; without one the next start looks anyway.
         Request::ModelsChanged => Ok(done("no server is running; the next start uses the installed models".into())),
     };

@@ -17,9 +17,15 @@ pub fn set_field(store: &Store, field: &str, value: &str) -> OpResult<EmailTempl
     let input = match field {
         "fromName" | "from-name" => TemplateInput { from_name: value, ..Default::default() },
         "emailTitle" | "email-title" => TemplateInput { email_title: value, ..Default::default() },
-        "firstContentSection" | "first-content-section" => TemplateInput { first_content_section: value, ..Default::default() },
-        "secondContentSection" | "second-content-section" => TemplateInput { second_content_section: value, ..Default::default() },
-        "thirdContentSection" | "third-content-section" => TemplateInput { third_content_section: value, ..Default::default() },
+        "firstContentSection" | "first-content-section" => {
+            TemplateInput { first_content_section: value, ..Default::default() }
+        }
+        "secondContentSection" | "second-content-section" => {
+            TemplateInput { second_content_section: value, ..Default::default() }
+        }
+        "thirdContentSection" | "third-content-section" => {
+            TemplateInput { third_content_section: value, ..Default::default() }
+        }
         other => {
             return Err(OpError::Failed(format!(
                 "unknown field '{other}'; use fromName, emailTitle, firstContentSection, secondContentSection or thirdContentSection"

@@ -22,7 +22,15 @@ pub(super) struct ControlSource {
 
 impl ControlSource {
     pub(super) fn new(store: Store, jobs: Jobs, urls: &Urls, tls: String, context: Context) -> Self {
-        Self { store, jobs, context: std::sync::Arc::new(context), url: urls.local.clone(), lan_urls: urls.lan.clone(), tls, started: Instant::now() }
+        Self {
+            store,
+            jobs,
+            context: std::sync::Arc::new(context),
+            url: urls.local.clone(),
+            lan_urls: urls.lan.clone(),
+            tls,
+            started: Instant::now(),
+        }
     }
 }
 
@@ -45,7 +53,9 @@ impl ControlHandler for ControlSource {
         if let Request::ModelsChanged = request {
             let jobs = self.jobs.clone();
             return match tokio::task::spawn_blocking(move || jobs.models_changed()).await {
-                Ok(Ok(requeued)) => Response::Done { message: format!("the server uses the installed models now ({requeued} waiting jobs resumed)") },
+                Ok(Ok(requeued)) => Response::Done {
+                    message: format!("the server uses the installed models now ({requeued} waiting jobs resumed)"),
+                },
                 Ok(Err(e)) => Response::Error { message: e.to_string() },
                 Err(e) => Response::Error { message: e.to_string() },
             };

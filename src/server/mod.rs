@@ -92,11 +92,13 @@ pub async fn run(options: ServeOptions) -> anyhow::Result<()> {
     let mut origins: Vec<String> = urls.lan.iter().chain([&urls.local, &public_url]).map(|u| origin_of(u)).collect();
     origins.dedup();
     let from = settings.mail_from.clone().unwrap_or_else(|| format!("debrief@{}.local", crate::lan::host_name()));
-    let engines = crate::jobs::EngineChoice { models: options.models, asr: settings.asr, summariser: settings.summariser };
+    let engines =
+        crate::jobs::EngineChoice { models: options.models, asr: settings.asr, summariser: settings.summariser };
     let jobs_store = store.clone();
     let workers = usize::from(settings.workers);
     let (jobs, workers) = tokio::task::spawn_blocking(move || Jobs::start(jobs_store, engines, workers)).await??;
-    let mailer = Mailer::new(settings.smtp_url.as_deref(), from, crate::mail::outbox_dir(data_dir.root()), store.clone())?;
+    let mailer =
+        Mailer::new(settings.smtp_url.as_deref(), from, crate::mail::outbox_dir(data_dir.root()), store.clone())?;
     let state = AppState {
         store: store.clone(),
         passwords: Passwords::new(settings.hash_concurrency),
@@ -152,7 +154,8 @@ async fn certificate(tls: &TlsMode, data_dir: &DataDir) -> anyhow::Result<(Optio
             let ca = LocalCa::new(data_dir.tls_dir());
             let names = crate::tls::usable_names(crate::lan::certificate_names());
             let cert = tokio::task::spawn_blocking(move || ca.server_cert(&names)).await??;
-            let label = format!("local certificate authority, server certificate valid until {}", cert.not_after.date());
+            let label =
+                format!("local certificate authority, server certificate valid until {}", cert.not_after.date());
             (Some(cert), label)
         }
         TlsMode::Files { cert, key } => {
@@ -179,7 +182,11 @@ fn local_addr(acceptor: &impl Acceptor) -> anyhow::Result<SocketAddr> {
         .ok_or_else(|| anyhow::anyhow!("the listener reports no address"))
 }
 
-fn start<A: Acceptor + Send + 'static>(acceptor: A, service: Service, jobs: &Jobs) -> anyhow::Result<tokio::task::JoinHandle<()>> {
+fn start<A: Acceptor + Send + 'static>(
+    acceptor: A,
+    service: Service,
+    jobs: &Jobs,
+) -> anyhow::Result<tokio::task::JoinHandle<()>> {
     let server = Server::new(acceptor);
     shutdown::on_signal(server.handle(), jobs.clone())?;
     Ok(tokio::spawn(server.serve(service)))

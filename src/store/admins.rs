@@ -5,7 +5,7 @@ use redb::{ReadableTable, WriteTransaction};
 use serde::{Deserialize, Serialize};
 
 use super::codec::{decode, encode};
-use super::tables::{ADMINS, ADMIN_SESSIONS};
+use super::tables::{ADMIN_SESSIONS, ADMINS};
 use super::{Store, StoreError, StoreResult};
 use crate::auth::TokenHash;
 
@@ -58,8 +58,12 @@ impl Store {
     /// A new password; every session of that admin ends.
     pub fn set_admin_password(&self, username: &str, password_hash: String) -> StoreResult<()> {
         let tx = self.write()?;
-        let mut admin: AdminRecord =
-            tx.open_table(ADMINS)?.get(username)?.map(|v| decode(v.value())).transpose()?.ok_or(StoreError::NotFound)?;
+        let mut admin: AdminRecord = tx
+            .open_table(ADMINS)?
+            .get(username)?
+            .map(|v| decode(v.value()))
+            .transpose()?
+            .ok_or(StoreError::NotFound)?;
         admin.password_hash = password_hash;
         tx.open_table(ADMINS)?.insert(username, encode(&admin)?.as_slice())?;
         end_admin_sessions(&tx, username)?;
@@ -128,6 +132,7 @@ impl Store {
 }
 
 fn end_admin_sessions(tx: &WriteTransaction, username: &str) -> StoreResult<()> {
-    tx.open_table(ADMIN_SESSIONS)?.retain(|_, v| decode::<AdminSessionRecord>(v).is_ok_and(|s| s.username != username))?;
+    tx.open_table(ADMIN_SESSIONS)?
+        .retain(|_, v| decode::<AdminSessionRecord>(v).is_ok_and(|s| s.username != username))?;
     Ok(())
 }

@@ -125,7 +125,9 @@ impl Store {
         let mut at = start;
         while at < end {
             let index = (at / chunk) as u32;
-            let data = chunks.get((id, index))?.ok_or_else(|| StoreError::Corrupt(format!("blob {id} lacks chunk {index}")))?;
+            let data = chunks
+                .get((id, index))?
+                .ok_or_else(|| StoreError::Corrupt(format!("blob {id} lacks chunk {index}")))?;
             let data = data.value();
             let from = (at % chunk) as usize;
             let to = ((end - u64::from(index) * chunk).min(data.len() as u64)) as usize;

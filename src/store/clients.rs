@@ -17,7 +17,13 @@ pub const IDEMPOTENCY_KEY_MAX: usize = 200;
 impl Store {
     /// Adds a client for `owner`. With an idempotency key already used by
     /// this owner, returns the client made the first time instead.
-    pub fn create_client(&self, owner: UserId, details: ContactDetails, idempotency_key: Option<&str>, now: i64) -> StoreResult<(ClientRecord, bool)> {
+    pub fn create_client(
+        &self,
+        owner: UserId,
+        details: ContactDetails,
+        idempotency_key: Option<&str>,
+        now: i64,
+    ) -> StoreResult<(ClientRecord, bool)> {
         let tx = self.write()?;
         if let Some(key) = idempotency_key {
             let existing = tx.open_table(IDEMPOTENCY)?.get((owner, key))?.map(|v| v.value());
@@ -101,7 +107,13 @@ impl Store {
 
     /// Changes the contact details and, where given, the summary and next
     /// steps (an empty text clears it).
-    pub fn update_client(&self, owner: UserId, id: ClientId, details: ContactDetails, texts: Texts) -> StoreResult<ClientRecord> {
+    pub fn update_client(
+        &self,
+        owner: UserId,
+        id: ClientId,
+        details: ContactDetails,
+        texts: Texts,
+    ) -> StoreResult<ClientRecord> {
         self.change_client(owner, id, |client, _| {
             client.name = details.name;
             client.email = details.email;
@@ -137,7 +149,13 @@ impl Store {
     }
 
     /// Replaces the client's photo.
-    pub fn set_client_photo(&self, owner: UserId, id: ClientId, content_type: &str, bytes: &[u8]) -> StoreResult<ClientRecord> {
+    pub fn set_client_photo(
+        &self,
+        owner: UserId,
+        id: ClientId,
+        content_type: &str,
+        bytes: &[u8],
+    ) -> StoreResult<ClientRecord> {
         self.change_client(owner, id, |client, tx| {
             if let Some(old) = client.photo.take() {
                 delete_blob(tx, old)?;
@@ -150,7 +168,15 @@ impl Store {
     /// Points the client at a recording whose chunks are already stored
     /// (see [`Store::begin_blob`]); the previous recording is removed.
     /// A fresh job to transcribe and summarise it is queued in the same transaction.
-    pub fn attach_recording(&self, owner: UserId, id: ClientId, recording: Recording, content_type: &str, chunks: u32, now: i64) -> StoreResult<ClientRecord> {
+    pub fn attach_recording(
+        &self,
+        owner: UserId,
+        id: ClientId,
+        recording: Recording,
+        content_type: &str,
+        chunks: u32,
+        now: i64,
+    ) -> StoreResult<ClientRecord> {
         self.change_client(owner, id, |client, tx| {
             super::blobs::seal_blob(tx, recording.blob, content_type, recording.size, chunks)?;
             if let Some(old) = client.recording.take() {
@@ -161,7 +187,12 @@ impl Store {
         })
     }
 
-    fn change_client(&self, owner: UserId, id: ClientId, change: impl FnOnce(&mut ClientRecord, &WriteTransaction) -> StoreResult<()>) -> StoreResult<ClientRecord> {
+    fn change_client(
+        &self,
+        owner: UserId,
+        id: ClientId,
+        change: impl FnOnce(&mut ClientRecord, &WriteTransaction) -> StoreResult<()>,
+    ) -> StoreResult<ClientRecord> {
         let tx = self.write()?;
         let mut client = owned(&tx, owner, id)?;
         change(&mut client, &tx)?;

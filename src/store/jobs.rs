@@ -6,8 +6,8 @@ use std::collections::HashSet;
 
 use redb::{ReadableTable, WriteTransaction};
 
-use super::codec::{decode, encode};
 use super::clients::{owned, put_client};
+use super::codec::{decode, encode};
 use super::tables::JOBS;
 use super::{Store, StoreError, StoreResult};
 use crate::domain::client::{ClientId, ClientRecord};
@@ -140,7 +140,13 @@ impl Store {
     }
 
     /// Keeps the summary and next steps (one per line) and ends the job.
-    pub fn save_summary(&self, client: ClientId, summary: String, next_steps: String, now: i64) -> StoreResult<Option<(ClientRecord, JobRecord)>> {
+    pub fn save_summary(
+        &self,
+        client: ClientId,
+        summary: String,
+        next_steps: String,
+        now: i64,
+    ) -> StoreResult<Option<(ClientRecord, JobRecord)>> {
         let mut saved = None;
         let job = self.change_job(client, now, |job, tx| {
             let mut record = owned(tx, job.owner, client)?;
@@ -200,7 +206,12 @@ impl Store {
 
     /// Applies `change` to the job of `client` if it still exists (the
     /// client may have been deleted while its job ran).
-    fn change_job(&self, client: ClientId, now: i64, change: impl FnOnce(&mut JobRecord, &WriteTransaction) -> StoreResult<()>) -> StoreResult<Option<JobRecord>> {
+    fn change_job(
+        &self,
+        client: ClientId,
+        now: i64,
+        change: impl FnOnce(&mut JobRecord, &WriteTransaction) -> StoreResult<()>,
+    ) -> StoreResult<Option<JobRecord>> {
         let tx = self.write()?;
         let Some(mut job) = read_job(&tx, client)? else {
             return Ok(None);
@@ -212,7 +223,12 @@ impl Store {
         Ok(Some(job))
     }
 
-    fn change_jobs(&self, matches: impl Fn(&JobRecord) -> bool, change: impl Fn(&mut JobRecord), now: i64) -> StoreResult<usize> {
+    fn change_jobs(
+        &self,
+        matches: impl Fn(&JobRecord) -> bool,
+        change: impl Fn(&mut JobRecord),
+        now: i64,
+    ) -> StoreResult<usize> {
         let tx = self.write()?;
         let mut changed = Vec::new();
         for entry in tx.open_table(JOBS)?.iter()? {

@@ -5,7 +5,10 @@
 
 use std::path::Path;
 
-use redb::{Database, Key, MultimapTableDefinition, ReadTransaction, ReadableDatabase, ReadableMultimapTable, ReadableTable, TableDefinition, Value, WriteTransaction};
+use redb::{
+    Database, Key, MultimapTableDefinition, ReadTransaction, ReadableDatabase, ReadableMultimapTable, ReadableTable,
+    TableDefinition, Value, WriteTransaction,
+};
 
 use super::tables::*;
 use super::{Store, StoreError, StoreResult, meta};
@@ -36,12 +39,17 @@ impl Store {
         copy(&from, &to, JOBS)?;
         to.commit()?;
         drop(out);
-        std::fs::rename(&partial, path).map_err(|e| StoreError::Corrupt(format!("cannot write {}: {e}", path.display())))?;
+        std::fs::rename(&partial, path)
+            .map_err(|e| StoreError::Corrupt(format!("cannot write {}: {e}", path.display())))?;
         Ok(())
     }
 }
 
-fn copy<K: Key + 'static, V: Value + 'static>(from: &ReadTransaction, to: &WriteTransaction, table: TableDefinition<K, V>) -> StoreResult<()> {
+fn copy<K: Key + 'static, V: Value + 'static>(
+    from: &ReadTransaction,
+    to: &WriteTransaction,
+    table: TableDefinition<K, V>,
+) -> StoreResult<()> {
     // A file of an older schema lacks the newer tables.
     let source = match from.open_table(table) {
         Err(redb::TableError::TableDoesNotExist(_)) => return Ok(()),
@@ -55,7 +63,11 @@ fn copy<K: Key + 'static, V: Value + 'static>(from: &ReadTransaction, to: &Write
     Ok(())
 }
 
-fn copy_multimap<K: Key + 'static, V: Key + 'static>(from: &ReadTransaction, to: &WriteTransaction, table: MultimapTableDefinition<K, V>) -> StoreResult<()> {
+fn copy_multimap<K: Key + 'static, V: Key + 'static>(
+    from: &ReadTransaction,
+    to: &WriteTransaction,
+    table: MultimapTableDefinition<K, V>,
+) -> StoreResult<()> {
     let source = match from.open_multimap_table(table) {
         Err(redb::TableError::TableDoesNotExist(_)) => return Ok(()),
         other => other?,
@@ -116,7 +128,11 @@ pub fn compact(path: &Path) -> StoreResult<u64> {
 /// timestamp) and deletes the others.
 pub(super) fn rotate_backups(dir: &Path, keep: usize) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };
-    let mut files: Vec<_> = entries.filter_map(Result::ok).map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "redb")).collect();
+    let mut files: Vec<_> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "redb"))
+        .collect();
     files.sort();
     let excess = files.len().saturating_sub(keep);
     for old in files.into_iter().take(excess) {

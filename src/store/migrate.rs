@@ -6,7 +6,8 @@ use super::meta::{self, SCHEMA_VERSION};
 use super::{StoreError, StoreResult};
 
 /// Step `n` takes a file from schema `n` to `n + 1`.
-const STEPS: [fn(&WriteTransaction) -> StoreResult<()>; SCHEMA_VERSION as usize] = [create_tables, create_client_tables, create_template_table, create_admin_tables, create_jobs_table];
+const STEPS: [fn(&WriteTransaction) -> StoreResult<()>; SCHEMA_VERSION as usize] =
+    [create_tables, create_client_tables, create_template_table, create_admin_tables, create_jobs_table];
 
 pub(super) fn run(db: &Database) -> StoreResult<()> {
     let tx = db.begin_write()?;

@@ -5,12 +5,12 @@
 //! thread pool.
 
 mod admins;
-mod maintenance;
 mod blobs;
 mod changes;
 mod clients;
 mod codec;
 mod jobs;
+mod maintenance;
 mod meta;
 mod migrate;
 mod outbox;
@@ -26,11 +26,11 @@ use std::sync::Arc;
 use redb::{Database, ReadableDatabase};
 
 pub use admins::{AdminRecord, AdminSessionRecord};
-pub use maintenance::{check_integrity, compact, restore};
 pub use blobs::{BlobInfo, CHUNK};
 pub use changes::UntilWrite;
 pub use clients::IDEMPOTENCY_KEY_MAX;
 pub use jobs::Claim;
+pub use maintenance::{check_integrity, compact, restore};
 pub use meta::SCHEMA_VERSION;
 pub use outbox::OutboxEntry;
 pub use sessions::SessionRecord;
@@ -66,13 +66,7 @@ macro_rules! store_error_from {
         }
     )*};
 }
-store_error_from!(
-    redb::DatabaseError,
-    redb::TransactionError,
-    redb::TableError,
-    redb::StorageError,
-    redb::CommitError
-);
+store_error_from!(redb::DatabaseError, redb::TransactionError, redb::TableError, redb::StorageError, redb::CommitError);
 
 pub type StoreResult<T> = Result<T, StoreError>;
 
@@ -97,7 +91,8 @@ impl Store {
         let found = store.schema_version()?;
         if found > 0 && found < SCHEMA_VERSION {
             let dir = path.with_file_name("backups");
-            std::fs::create_dir_all(&dir).map_err(|e| StoreError::Corrupt(format!("cannot create {}: {e}", dir.display())))?;
+            std::fs::create_dir_all(&dir)
+                .map_err(|e| StoreError::Corrupt(format!("cannot create {}: {e}", dir.display())))?;
             let backup = dir.join(format!("{}-before-schema-{SCHEMA_VERSION}.redb", crate::clock::now_ms()));
             store.backup(&backup)?;
             maintenance::rotate_backups(&dir, MIGRATION_BACKUPS_KEPT);
@@ -115,9 +110,7 @@ impl Store {
         F: FnOnce(&Store) -> StoreResult<T> + Send + 'static,
     {
         let store = self.clone();
-        tokio::task::spawn_blocking(move || f(&store))
-            .await
-            .map_err(|e| StoreError::Join(e.to_string()))?
+        tokio::task::spawn_blocking(move || f(&store)).await.map_err(|e| StoreError::Join(e.to_string()))?
     }
 
     fn read(&self) -> StoreResult<redb::ReadTransaction> {

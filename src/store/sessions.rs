@@ -47,9 +47,11 @@ impl Store {
 
     fn read_session(&self, token: &TokenHash) -> StoreResult<Option<(SessionRecord, Arc<UserRecord>)>> {
         let tx = self.read()?;
-        let found: Option<SessionRecord> = tx.open_table(SESSIONS)?.get(token.as_slice())?.map(|v| decode(v.value())).transpose()?;
+        let found: Option<SessionRecord> =
+            tx.open_table(SESSIONS)?.get(token.as_slice())?.map(|v| decode(v.value())).transpose()?;
         let Some(session) = found else { return Ok(None) };
-        let user: Option<UserRecord> = tx.open_table(USERS)?.get(session.user_id)?.map(|v| decode(v.value())).transpose()?;
+        let user: Option<UserRecord> =
+            tx.open_table(USERS)?.get(session.user_id)?.map(|v| decode(v.value())).transpose()?;
         Ok(user.map(|user| (session, Arc::new(user))))
     }
 
@@ -105,7 +107,8 @@ impl Store {
 }
 
 fn delete_session_in(tx: &WriteTransaction, token: &TokenHash) -> StoreResult<()> {
-    let removed: Option<SessionRecord> = tx.open_table(SESSIONS)?.remove(token.as_slice())?.map(|v| decode(v.value())).transpose()?;
+    let removed: Option<SessionRecord> =
+        tx.open_table(SESSIONS)?.remove(token.as_slice())?.map(|v| decode(v.value())).transpose()?;
     if let Some(session) = removed {
         tx.open_multimap_table(SESSIONS_BY_USER)?.remove(session.user_id, token.as_slice())?;
     }

@@ -11,7 +11,8 @@ pub(super) const USERS_BY_EMAIL: TableDefinition<&str, u64> = TableDefinition::n
 /// hash of the session token → session record.
 pub(super) const SESSIONS: TableDefinition<&[u8], &[u8]> = TableDefinition::new("sessions");
 /// user id → hashes of that user's session tokens.
-pub(super) const SESSIONS_BY_USER: MultimapTableDefinition<u64, &[u8]> = MultimapTableDefinition::new("sessions_by_user");
+pub(super) const SESSIONS_BY_USER: MultimapTableDefinition<u64, &[u8]> =
+    MultimapTableDefinition::new("sessions_by_user");
 /// hash of a password-reset token → reset record.
 pub(super) const RESET_TOKENS: TableDefinition<&[u8], &[u8]> = TableDefinition::new("reset_tokens");
 /// id → a log line of every email sent or written to the outbox.

@@ -56,7 +56,12 @@ impl Store {
 
     /// Changes the profile. A changed email must be free, and signs the
     /// user out everywhere but `keep` (the session making the change).
-    pub fn update_profile(&self, id: UserId, update: ProfileUpdate, keep: Option<&TokenHash>) -> StoreResult<UserRecord> {
+    pub fn update_profile(
+        &self,
+        id: UserId,
+        update: ProfileUpdate,
+        keep: Option<&TokenHash>,
+    ) -> StoreResult<UserRecord> {
         self.change_profile(id, keep, |_| Ok(update))
     }
 
@@ -108,7 +113,12 @@ impl Store {
     }
 }
 
-pub(super) fn set_password_in(tx: &WriteTransaction, id: UserId, password_hash: String, keep: Option<&TokenHash>) -> StoreResult<()> {
+pub(super) fn set_password_in(
+    tx: &WriteTransaction,
+    id: UserId,
+    password_hash: String,
+    keep: Option<&TokenHash>,
+) -> StoreResult<()> {
     let mut user = get_user(tx, id)?;
     user.password_hash = password_hash;
     put_user(tx, &user)?;
@@ -126,7 +136,12 @@ pub(super) fn put_user(tx: &WriteTransaction, user: &UserRecord) -> StoreResult<
     Ok(())
 }
 
-fn apply_profile(tx: &WriteTransaction, mut user: UserRecord, update: ProfileUpdate, keep: Option<&TokenHash>) -> StoreResult<UserRecord> {
+fn apply_profile(
+    tx: &WriteTransaction,
+    mut user: UserRecord,
+    update: ProfileUpdate,
+    keep: Option<&TokenHash>,
+) -> StoreResult<UserRecord> {
     if update.email != user.email {
         let mut by_email = tx.open_table(USERS_BY_EMAIL)?;
         if by_email.get(update.email.as_str())?.is_some() {

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use super::embedding::EmbeddingSummariser;
 use super::lexical::Lexical;
 use super::llm::LlmSummariser;
-use super::{Summariser, EngineError};
+use super::{EngineError, Summariser};
 use crate::models::ModelsDir;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -102,12 +102,17 @@ const NO_LLM: &str = "no LLM is installed";
 const LLM_FIX: &str = "run `debrief models install NAME` with an instruct model in GGUF (`debrief models list` names them), or `debrief models import PATH` with a folder holding model.gguf";
 
 /// The summariser for `choice`, its model loaded.
-pub fn load(choice: SummariserChoice, models: &ModelsDir, options: &SummariserOptions) -> Result<Box<dyn Summariser>, EngineError> {
+pub fn load(
+    choice: SummariserChoice,
+    models: &ModelsDir,
+    options: &SummariserOptions,
+) -> Result<Box<dyn Summariser>, EngineError> {
     let status = SummariserStatus::of(models);
     match choice {
         SummariserChoice::Auto => Ok(auto(models).1),
         SummariserChoice::Embedding => {
-            let dir = status.embedding.ok_or_else(|| EngineError::Missing(format!("{NO_EMBEDDING}: {EMBEDDING_FIX}")))?;
+            let dir =
+                status.embedding.ok_or_else(|| EngineError::Missing(format!("{NO_EMBEDDING}: {EMBEDDING_FIX}")))?;
             Ok(Box::new(EmbeddingSummariser::load(&dir)?))
         }
         SummariserChoice::Llm => {

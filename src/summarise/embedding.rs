@@ -12,10 +12,10 @@ use tokenizers::{Tokenizer, TruncationParams};
 
 use super::cues::{self, Cue};
 use super::progress::Reporter;
-use super::sentences;
 use super::select;
+use super::sentences;
 use super::text::tidy;
-use super::{Progress, Summariser, Summary, EngineError};
+use super::{EngineError, Progress, Summariser, Summary};
 
 /// Longer input is cut: a sentence's meaning is in its first words.
 const MAX_TOKENS: usize = 256;
@@ -57,7 +57,9 @@ pub struct Encoder {
 impl Encoder {
     /// Loads `config.json`, `tokenizer.json` and `model.safetensors` from `dir`.
     pub fn load(dir: &Path) -> Result<Self, EngineError> {
-        let bad = |what: &str, e: &dyn std::fmt::Display| EngineError::BadModel(format!("sentence-embedding model in {}: {what}: {e}", dir.display()));
+        let bad = |what: &str, e: &dyn std::fmt::Display| {
+            EngineError::BadModel(format!("sentence-embedding model in {}: {what}: {e}", dir.display()))
+        };
         let config = std::fs::read_to_string(dir.join("config.json")).map_err(|e| bad("config.json", &e))?;
         let config: Config = serde_json::from_str(&config).map_err(|e| bad("config.json", &e))?;
         let mut tokenizer = Tokenizer::from_file(dir.join("tokenizer.json")).map_err(|e| bad("tokenizer.json", &e))?;
@@ -67,7 +69,8 @@ impl Encoder {
             .with_truncation(Some(TruncationParams { max_length: MAX_TOKENS, ..Default::default() }))
             .map_err(|e| bad("tokenizer.json", &e))?;
         let weights = std::fs::read(dir.join("model.safetensors")).map_err(|e| bad("model.safetensors", &e))?;
-        let vb = VarBuilder::from_buffered_safetensors(weights, DType::F32, &Device::Cpu).map_err(|e| bad("model.safetensors", &e))?;
+        let vb = VarBuilder::from_buffered_safetensors(weights, DType::F32, &Device::Cpu)
+            .map_err(|e| bad("model.safetensors", &e))?;
         let model = BertModel::load(vb, &config).map_err(|e| bad("model.safetensors", &e))?;
         Ok(Self { model, tokenizer })
     }
@@ -90,7 +93,9 @@ impl Encoder {
             }
             let batch = &order[done..end];
             let width = length(end - 1);
-            let pooled = self.forward(batch.iter().map(|&i| encodings[i].get_ids()), batch.len(), width).map_err(|e| engine(&e))?;
+            let pooled = self
+                .forward(batch.iter().map(|&i| encodings[i].get_ids()), batch.len(), width)
+                .map_err(|e| engine(&e))?;
             for (&i, vector) in batch.iter().zip(pooled) {
                 vectors[i] = vector;
             }
@@ -102,7 +107,12 @@ impl Encoder {
 
     /// One padded batch through BERT, then the mean of the real tokens'
     /// states, scaled to unit length.
-    fn forward<'a>(&self, ids: impl Iterator<Item = &'a [u32]>, rows: usize, width: usize) -> candle_core::Result<Vec<Vec<f32>>> {
+    fn forward<'a>(
+        &self,
+        ids: impl Iterator<Item = &'a [u32]>,
+        rows: usize,
+        width: usize,
+    ) -> candle_core::Result<Vec<Vec<f32>>> {
         let mut flat_ids = vec![0u32; rows * width];
         let mut flat_mask = vec![0u32; rows * width];
         for (row, ids) in ids.enumerate() {
@@ -139,7 +149,8 @@ impl Summariser for EmbeddingSummariser {
         let mut progress = Reporter::new(progress);
         progress.set(0);
         let all = sentences::split(transcript);
-        let sentences: Vec<String> = select::salient(&all, MAX_EMBEDDED, |_| 1).into_iter().map(|i| all[i].clone()).collect();
+        let sentences: Vec<String> =
+            select::salient(&all, MAX_EMBEDDED, |_| 1).into_iter().map(|i| all[i].clone()).collect();
         progress.set(5);
         let texts: Vec<&str> = sentences.iter().map(String::as_str).collect();
         let vectors = self.encoder.embed(&texts, |done, total| progress.part(5, 95, done, total))?;
@@ -169,7 +180,9 @@ impl Summariser for EmbeddingSummariser {
 /// ranks a cue by both signals.
 fn commitment(sentence: &str, like_action: f32) -> Option<Cue> {
     match cues::detect(sentence) {
-        Some(cue) if cue.score >= SURE_CUE || like_action >= CUE_AND_LIKE_ACTION => Some(Cue { score: cue.score + like_action, ..cue }),
+        Some(cue) if cue.score >= SURE_CUE || like_action >= CUE_AND_LIKE_ACTION => {
+            Some(Cue { score: cue.score + like_action, ..cue })
+        }
         Some(_) => None,
         None if like_action >= LIKE_ACTION && cues::has_action_signal(sentence) => {
             let line = tidy(sentence);

@@ -5,10 +5,10 @@ use std::collections::HashMap;
 
 use super::cues;
 use super::progress::Reporter;
-use super::sentences;
 use super::select;
+use super::sentences;
 use super::text::terms;
-use super::{Progress, Summariser, Summary, EngineError};
+use super::{EngineError, Progress, Summariser, Summary};
 
 /// A cue this sure counts as a next step without a model to confirm it: a
 /// commitment, a request, or a duty with a time ("we need to … by Monday"),
@@ -69,7 +69,13 @@ impl TermVectors {
             .map(|counts| {
                 let mut row: Vec<(u32, f32)> = counts
                     .into_iter()
-                    .map(|(term, count)| (term, (1.0 + f32::ln(count)) * (1.0 + f32::ln((n + 1.0) / (document_frequency[term as usize] as f32 + 1.0)))))
+                    .map(|(term, count)| {
+                        (
+                            term,
+                            (1.0 + f32::ln(count))
+                                * (1.0 + f32::ln((n + 1.0) / (document_frequency[term as usize] as f32 + 1.0))),
+                        )
+                    })
                     .collect();
                 row.sort_unstable_by_key(|&(term, _)| term);
                 normalise(&mut row);
@@ -106,7 +112,10 @@ impl TermVectors {
             }
         }
         let norm = centroid.iter().map(|w| w * w).sum::<f32>().sqrt().max(f32::EPSILON);
-        self.rows.iter().map(|row| row.iter().map(|&(term, weight)| weight * centroid[term as usize]).sum::<f32>() / norm).collect()
+        self.rows
+            .iter()
+            .map(|row| row.iter().map(|&(term, weight)| weight * centroid[term as usize]).sum::<f32>() / norm)
+            .collect()
     }
 }
 

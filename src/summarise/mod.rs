@@ -25,8 +25,6 @@ pub struct Summary {
     pub next_steps: Vec<String>,
 }
 
-
 pub trait Summariser: Send {
     fn summarise(&mut self, transcript: &str, progress: Progress<'_>) -> Result<Summary, EngineError>;
 }
-

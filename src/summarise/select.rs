@@ -23,9 +23,8 @@ const MIN_WORDS: usize = 6;
 /// The summary paragraph of `sentences`, given each one's centrality and a
 /// similarity between two of them (both in [-1, 1], higher = closer).
 pub fn summary(sentences: &[String], centrality: &[f32], similarity: impl Fn(usize, usize) -> f32) -> String {
-    let long_enough: Vec<usize> = (0..sentences.len())
-        .filter(|&i| sentences[i].split_whitespace().count() >= MIN_WORDS)
-        .collect();
+    let long_enough: Vec<usize> =
+        (0..sentences.len()).filter(|&i| sentences[i].split_whitespace().count() >= MIN_WORDS).collect();
     // A short meeting may have only short sentences: then any will do.
     let candidates = if long_enough.is_empty() { (0..sentences.len()).collect() } else { long_enough };
     let centrality = without_rituals(centrality, sentences);
@@ -74,7 +73,8 @@ pub fn next_steps(mut found: Vec<(usize, Cue)>, similarity: impl Fn(usize, usize
     found.sort_by(|a, b| b.1.score.total_cmp(&a.1.score).then(a.0.cmp(&b.0)));
     let mut kept: Vec<(usize, Cue)> = Vec::new();
     for (i, cue) in found {
-        let said_before = kept.iter().any(|(j, other)| other.line.eq_ignore_ascii_case(&cue.line) || similarity(i, *j) >= SAME_STEP);
+        let said_before =
+            kept.iter().any(|(j, other)| other.line.eq_ignore_ascii_case(&cue.line) || similarity(i, *j) >= SAME_STEP);
         if !said_before && kept.len() < MAX_STEPS {
             kept.push((i, cue));
         }
@@ -127,7 +127,13 @@ pub fn salient(sentences: &[String], budget: usize, cost: impl Fn(usize) -> usiz
 }
 
 /// Keeps each sentence of `order` that still fits under `limit`.
-fn take(order: impl IntoIterator<Item = usize>, limit: usize, cost: &impl Fn(usize) -> usize, keep: &mut [bool], spent: &mut usize) {
+fn take(
+    order: impl IntoIterator<Item = usize>,
+    limit: usize,
+    cost: &impl Fn(usize) -> usize,
+    keep: &mut [bool],
+    spent: &mut usize,
+) {
     for i in order {
         if !keep[i] && *spent + cost(i) <= limit {
             keep[i] = true;
@@ -143,8 +149,9 @@ mod tests {
     #[test]
     fn a_long_meeting_keeps_its_commitments_and_every_part_within_the_budget() {
         let topics = ["sales", "cost", "hiring", "support", "travel"];
-        let mut sentences: Vec<String> =
-            (0..500).map(|i| format!("The {} figures for region {} look about the same as last year.", topics[i % 5], i / 50)).collect();
+        let mut sentences: Vec<String> = (0..500)
+            .map(|i| format!("The {} figures for region {} look about the same as last year.", topics[i % 5], i / 50))
+            .collect();
         sentences[333] = "Sarah will send the revised forecast by Friday.".into();
         let kept = salient(&sentences, 100, |_| 1);
         assert!((90..=100).contains(&kept.len()), "{} kept", kept.len());

@@ -14,18 +14,18 @@ const MAX_PIECE: usize = 30;
 
 /// Abbreviations whose full stop does not end a sentence.
 const ABBREVIATIONS: &[&str] = &[
-    "mr", "mrs", "ms", "dr", "prof", "st", "vs", "etc", "e.g", "i.e", "a.m", "p.m", "approx",
-    "inc", "ltd", "co", "corp", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept",
-    "oct", "nov", "dec", "mon", "tue", "wed", "thu", "fri",
+    "mr", "mrs", "ms", "dr", "prof", "st", "vs", "etc", "e.g", "i.e", "a.m", "p.m", "approx", "inc", "ltd", "co",
+    "corp", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "mon", "tue", "wed",
+    "thu", "fri",
 ];
 
 /// Words that most often open a new thought in speech, with how strongly.
 fn opener_strength(word: &str) -> u8 {
     match bare(word).as_str() {
-        "so" | "okay" | "ok" | "alright" | "anyway" | "now" | "well" | "um" | "uh" | "yeah"
-        | "right" | "let's" | "lets" | "also" | "actually" | "great" | "thanks" => 3,
-        "then" | "but" | "because" | "and" | "i" | "we" | "you" | "i'll" | "we'll" | "i'm"
-        | "we're" | "next" | "another" | "anything" | "what" | "how" | "do" | "did" => 2,
+        "so" | "okay" | "ok" | "alright" | "anyway" | "now" | "well" | "um" | "uh" | "yeah" | "right" | "let's"
+        | "lets" | "also" | "actually" | "great" | "thanks" => 3,
+        "then" | "but" | "because" | "and" | "i" | "we" | "you" | "i'll" | "we'll" | "i'm" | "we're" | "next"
+        | "another" | "anything" | "what" | "how" | "do" | "did" => 2,
         _ => 0,
     }
 }
@@ -33,11 +33,10 @@ fn opener_strength(word: &str) -> u8 {
 /// Words that a sentence never ends on: a cut after them splits a phrase
 /// ("will send | the proposal").
 const CONTINUES: &[&str] = &[
-    "a", "an", "the", "to", "of", "for", "with", "by", "in", "on", "at", "from", "about", "will",
-    "would", "shall", "should", "can", "could", "must", "is", "are", "was", "were", "be", "been",
-    "and", "or", "but", "i", "we", "you", "they", "he", "she", "my", "our", "your", "their",
-    "his", "her", "its", "this", "that", "these", "those", "very", "going", "need", "needs",
-    "have", "has", "send", "get", "make", "take",
+    "a", "an", "the", "to", "of", "for", "with", "by", "in", "on", "at", "from", "about", "will", "would", "shall",
+    "should", "can", "could", "must", "is", "are", "was", "were", "be", "been", "and", "or", "but", "i", "we", "you",
+    "they", "he", "she", "my", "our", "your", "their", "his", "her", "its", "this", "that", "these", "those", "very",
+    "going", "need", "needs", "have", "has", "send", "get", "make", "take",
 ];
 
 /// Words after a subject that start a commitment ("Sarah will…"); not "is"
@@ -117,7 +116,10 @@ fn best_cut(words: &[&str], start: usize) -> usize {
         // A comma or dash before the word is a pause the transcriber heard.
         let pause = i32::from(words[at - 1].ends_with([',', ';', ':', '-', '–']));
         let after = |i: usize| words.get(at + i).map(|w| bare(w)).unwrap_or_default();
-        let subject = i32::from(CLAUSE_VERBS.contains(&after(1).as_str()) || (["is", "are"].contains(&after(1).as_str()) && after(2) == "going"));
+        let subject = i32::from(
+            CLAUSE_VERBS.contains(&after(1).as_str())
+                || (["is", "are"].contains(&after(1).as_str()) && after(2) == "going"),
+        );
         let strength = i32::from(opener_strength(words[at])) + 2 * pause + 3 * subject;
         let distance = (at as i32 - (start + TARGET_PIECE) as i32).abs();
         let score = strength * 8 - distance;

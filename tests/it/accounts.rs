@@ -31,25 +31,179 @@ fn the_account_api_answers_each_scenario_as_specified() {
     let app = spawn_app();
     let mut owner = signed_in_user(&app.url, "owner@example.com", PASSWORD);
     let scenarios = [
-        Scenario { name: "the session check without a session", method: "GET", path: "/api/auth/me", body: None, signed_in: false, status: 401, contains: &["message"], absent: &["owner@example.com"] },
-        Scenario { name: "the session check with a session", method: "GET", path: "/api/auth/me", body: None, signed_in: true, status: 200, contains: &["owner@example.com", "\"firstName\":\"Ana\"", "createdAt", "profileImageUrl"], absent: &["$argon2", "password"] },
-        Scenario { name: "a duplicate signup", method: "POST", path: "/api/auth/signup", body: Some(signup_form("OWNER@example.com", PASSWORD)), signed_in: false, status: 409, contains: &["An account with this email already exists"], absent: &["$argon2"] },
-        Scenario { name: "a signup that is not JSON", method: "POST", path: "/api/auth/signup", body: Some(json!("just text")), signed_in: false, status: 400, contains: &["message"], absent: &[] },
-        Scenario { name: "a wrong password", method: "POST", path: "/api/auth/login", body: Some(json!({"email": "owner@example.com", "password": "wrong horse"})), signed_in: false, status: 401, contains: &["Invalid email or password"], absent: &["owner@example.com"] },
-        Scenario { name: "an unknown email", method: "POST", path: "/api/auth/login", body: Some(json!({"email": "nobody@example.com", "password": "wrong horse"})), signed_in: false, status: 401, contains: &["Invalid email or password"], absent: &["nobody"] },
-        Scenario { name: "a profile change without a session", method: "PUT", path: "/api/profile", body: Some(json!({"firstName": "Eve"})), signed_in: false, status: 401, contains: &["message"], absent: &[] },
-        Scenario { name: "a password change without a session", method: "PUT", path: "/api/profile/password", body: Some(json!({})), signed_in: false, status: 401, contains: &[], absent: &[] },
-        Scenario { name: "a picture without a session", method: "GET", path: "/api/profile/picture", body: None, signed_in: false, status: 401, contains: &[], absent: &[] },
-        Scenario { name: "a reset request for an unknown email", method: "POST", path: "/api/auth/reset-password", body: Some(json!({"email": "nobody@example.com"})), signed_in: false, status: 200, contains: &["If an account with this email exists"], absent: &[] },
-        Scenario { name: "a reset confirmation with a made-up token", method: "POST", path: "/api/auth/reset-password/confirm", body: Some(json!({"token": "x".repeat(43), "password": "a new password", "confirmPassword": "a new password"})), signed_in: false, status: 400, contains: &["This reset link is invalid or has expired"], absent: &[] },
-        Scenario { name: "a wrong current password", method: "PUT", path: "/api/profile/password", body: Some(json!({"currentPassword": "wrong horse", "password": "a new password", "confirmPassword": "a new password"})), signed_in: true, status: 400, contains: &["Current password is incorrect", "currentPassword"], absent: &[] },
-        Scenario { name: "a picture that is HTML", method: "POST", path: "/api/profile/picture", body: Some(json!({"picture": "data:image/png;base64,PGh0bWw+PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0PjwvaHRtbD4="})), signed_in: true, status: 415, contains: &["JPEG, PNG or WebP"], absent: &[] },
-        Scenario { name: "a picture that is a Linux program", method: "POST", path: "/api/profile/picture", body: Some(json!({"picture": data_url(crate::clients::ELF)})), signed_in: true, status: 415, contains: &["JPEG, PNG or WebP"], absent: &[] },
-        Scenario { name: "a picture that is a Windows program", method: "POST", path: "/api/profile/picture", body: Some(json!({"picture": data_url(crate::clients::PE)})), signed_in: true, status: 415, contains: &["JPEG, PNG or WebP"], absent: &[] },
-        Scenario { name: "a picture over the limit", method: "POST", path: "/api/profile/picture", body: Some(json!({"picture": format!("data:image/png;base64,{}", "A".repeat(1_100_000))})), signed_in: true, status: 413, contains: &[], absent: &[] },
+        Scenario {
+            name: "the session check without a session",
+            method: "GET",
+            path: "/api/auth/me",
+            body: None,
+            signed_in: false,
+            status: 401,
+            contains: &["message"],
+            absent: &["owner@example.com"],
+        },
+        Scenario {
+            name: "the session check with a session",
+            method: "GET",
+            path: "/api/auth/me",
+            body: None,
+            signed_in: true,
+            status: 200,
+            contains: &["owner@example.com", "\"firstName\":\"Ana\"", "createdAt", "profileImageUrl"],
+            absent: &["$argon2", "password"],
+        },
+        Scenario {
+            name: "a duplicate signup",
+            method: "POST",
+            path: "/api/auth/signup",
+            body: Some(signup_form("OWNER@example.com", PASSWORD)),
+            signed_in: false,
+            status: 409,
+            contains: &["An account with this email already exists"],
+            absent: &["$argon2"],
+        },
+        Scenario {
+            name: "a signup that is not JSON",
+            method: "POST",
+            path: "/api/auth/signup",
+            body: Some(json!("just text")),
+            signed_in: false,
+            status: 400,
+            contains: &["message"],
+            absent: &[],
+        },
+        Scenario {
+            name: "a wrong password",
+            method: "POST",
+            path: "/api/auth/login",
+            body: Some(json!({"email": "owner@example.com", "password": "wrong horse"})),
+            signed_in: false,
+            status: 401,
+            contains: &["Invalid email or password"],
+            absent: &["owner@example.com"],
+        },
+        Scenario {
+            name: "an unknown email",
+            method: "POST",
+            path: "/api/auth/login",
+            body: Some(json!({"email": "nobody@example.com", "password": "wrong horse"})),
+            signed_in: false,
+            status: 401,
+            contains: &["Invalid email or password"],
+            absent: &["nobody"],
+        },
+        Scenario {
+            name: "a profile change without a session",
+            method: "PUT",
+            path: "/api/profile",
+            body: Some(json!({"firstName": "Eve"})),
+            signed_in: false,
+            status: 401,
+            contains: &["message"],
+            absent: &[],
+        },
+        Scenario {
+            name: "a password change without a session",
+            method: "PUT",
+            path: "/api/profile/password",
+            body: Some(json!({})),
+            signed_in: false,
+            status: 401,
+            contains: &[],
+            absent: &[],
+        },
+        Scenario {
+            name: "a picture without a session",
+            method: "GET",
+            path: "/api/profile/picture",
+            body: None,
+            signed_in: false,
+            status: 401,
+            contains: &[],
+            absent: &[],
+        },
+        Scenario {
+            name: "a reset request for an unknown email",
+            method: "POST",
+            path: "/api/auth/reset-password",
+            body: Some(json!({"email": "nobody@example.com"})),
+            signed_in: false,
+            status: 200,
+            contains: &["If an account with this email exists"],
+            absent: &[],
+        },
+        Scenario {
+            name: "a reset confirmation with a made-up token",
+            method: "POST",
+            path: "/api/auth/reset-password/confirm",
+            body: Some(
+                json!({"token": "x".repeat(43), "password": "a new password", "confirmPassword": "a new password"}),
+            ),
+            signed_in: false,
+            status: 400,
+            contains: &["This reset link is invalid or has expired"],
+            absent: &[],
+        },
+        Scenario {
+            name: "a wrong current password",
+            method: "PUT",
+            path: "/api/profile/password",
+            body: Some(
+                json!({"currentPassword": "wrong horse", "password": "a new password", "confirmPassword": "a new password"}),
+            ),
+            signed_in: true,
+            status: 400,
+            contains: &["Current password is incorrect", "currentPassword"],
+            absent: &[],
+        },
+        Scenario {
+            name: "a picture that is HTML",
+            method: "POST",
+            path: "/api/profile/picture",
+            body: Some(
+                json!({"picture": "data:image/png;base64,PGh0bWw+PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0PjwvaHRtbD4="}),
+            ),
+            signed_in: true,
+            status: 415,
+            contains: &["JPEG, PNG or WebP"],
+            absent: &[],
+        },
+        Scenario {
+            name: "a picture that is a Linux program",
+            method: "POST",
+            path: "/api/profile/picture",
+            body: Some(json!({"picture": data_url(crate::clients::ELF)})),
+            signed_in: true,
+            status: 415,
+            contains: &["JPEG, PNG or WebP"],
+            absent: &[],
+        },
+        Scenario {
+            name: "a picture that is a Windows program",
+            method: "POST",
+            path: "/api/profile/picture",
+            body: Some(json!({"picture": data_url(crate::clients::PE)})),
+            signed_in: true,
+            status: 415,
+            contains: &["JPEG, PNG or WebP"],
+            absent: &[],
+        },
+        Scenario {
+            name: "a picture over the limit",
+            method: "POST",
+            path: "/api/profile/picture",
+            body: Some(json!({"picture": format!("data:image/png;base64,{}", "A".repeat(1_100_000))})),
+            signed_in: true,
+            status: 413,
+            contains: &[],
+            absent: &[],
+        },
     ];
     for s in scenarios {
-        let mut browser = if s.signed_in { Browser { cookie: owner.cookie.clone(), ..Browser::new(&app.url) } } else { Browser::new(&app.url) };
+        let mut browser = if s.signed_in {
+            Browser { cookie: owner.cookie.clone(), ..Browser::new(&app.url) }
+        } else {
+            Browser::new(&app.url)
+        };
         let reply = browser.call(s.method, s.path, s.body.clone());
         assert_eq!(reply.status, s.status, "{}: {}", s.name, reply.text);
         for wanted in s.contains {
@@ -69,7 +223,12 @@ fn every_validation_message_reaches_the_client_as_a_field_error() {
     let app = spawn_app();
     let mut user = signed_in_user(&app.url, "vectors@example.com", PASSWORD);
     let vectors: Value = serde_json::from_str(include_str!("../vectors/validation.json")).unwrap();
-    let forms = [("signup", "POST", "/api/auth/signup"), ("login", "POST", "/api/auth/login"), ("profile", "PUT", "/api/profile"), ("resetRequest", "POST", "/api/auth/reset-password")];
+    let forms = [
+        ("signup", "POST", "/api/auth/signup"),
+        ("login", "POST", "/api/auth/login"),
+        ("profile", "PUT", "/api/profile"),
+        ("resetRequest", "POST", "/api/auth/reset-password"),
+    ];
     for (form, method, path) in forms {
         for (n, case) in vectors[form]["cases"].as_array().unwrap().iter().enumerate() {
             let mut input = vectors[form]["base"].as_object().unwrap().clone();
@@ -83,7 +242,9 @@ fn every_validation_message_reaches_the_client_as_a_field_error() {
             let expected = case["errors"].as_object().unwrap();
             let got: serde_json::Map<String, Value> = reply.body["fieldErrors"]
                 .as_array()
-                .map(|list| list.iter().map(|e| (e["field"].as_str().unwrap().to_owned(), e["message"].clone())).collect())
+                .map(|list| {
+                    list.iter().map(|e| (e["field"].as_str().unwrap().to_owned(), e["message"].clone())).collect()
+                })
                 .unwrap_or_default();
             assert_eq!(&got, expected, "{form}: {} → {}", case["case"], reply.text);
             if expected.is_empty() {
@@ -143,7 +304,11 @@ fn a_cookie_kept_after_logout_is_worthless() {
     let kept = browser.cookie.clone();
     let out = browser.post("/api/auth/logout", json!({}));
     assert_eq!(out.status, 200);
-    assert!(out.set_cookie.iter().any(|c| c.starts_with("debrief_session=;") || c.contains("Max-Age=0")), "{:?}", out.set_cookie);
+    assert!(
+        out.set_cookie.iter().any(|c| c.starts_with("debrief_session=;") || c.contains("Max-Age=0")),
+        "{:?}",
+        out.set_cookie
+    );
     let mut replay = Browser { cookie: kept, ..Browser::new(&app.url) };
     assert_eq!(replay.get("/api/auth/me").status, 401);
 }
@@ -156,12 +321,18 @@ fn changing_the_password_signs_out_every_other_browser() {
     laptop.post("/api/auth/login", json!({"email": "change@example.com", "password": PASSWORD}));
     assert_eq!(laptop.get("/api/auth/me").status, 200);
 
-    let changed = phone.put("/api/profile/password", json!({"currentPassword": PASSWORD, "password": "a new password", "confirmPassword": "a new password"}));
+    let changed = phone.put(
+        "/api/profile/password",
+        json!({"currentPassword": PASSWORD, "password": "a new password", "confirmPassword": "a new password"}),
+    );
     assert_eq!(changed.status, 200, "{}", changed.text);
     assert_eq!(phone.get("/api/auth/me").status, 200, "the browser that changed it stays signed in");
     assert_eq!(laptop.get("/api/auth/me").status, 401);
     let mut again = Browser::new(&app.url);
-    assert_eq!(again.post("/api/auth/login", json!({"email": "change@example.com", "password": "a new password"})).status, 200);
+    assert_eq!(
+        again.post("/api/auth/login", json!({"email": "change@example.com", "password": "a new password"})).status,
+        200
+    );
     assert_eq!(again.post("/api/auth/login", json!({"email": "change@example.com", "password": PASSWORD})).status, 401);
 }
 
@@ -240,13 +411,19 @@ fn repeated_failures_are_throttled_and_a_correct_login_works_once_the_window_pas
     signed_in_user(&app.url, "throttle@example.com", PASSWORD);
     let mut attacker = Browser::new(&app.url);
     for _ in 0..3 {
-        assert_eq!(attacker.post("/api/auth/login", json!({"email": "throttle@example.com", "password": "guess"})).status, 401);
+        assert_eq!(
+            attacker.post("/api/auth/login", json!({"email": "throttle@example.com", "password": "guess"})).status,
+            401
+        );
     }
     let blocked = attacker.post("/api/auth/login", json!({"email": "throttle@example.com", "password": PASSWORD}));
     assert_eq!(blocked.status, 429, "even the right password waits: {}", blocked.text);
     assert!(blocked.text.contains("Too many failed sign-in attempts"));
     std::thread::sleep(std::time::Duration::from_millis(2100));
-    assert_eq!(attacker.post("/api/auth/login", json!({"email": "throttle@example.com", "password": PASSWORD})).status, 200);
+    assert_eq!(
+        attacker.post("/api/auth/login", json!({"email": "throttle@example.com", "password": PASSWORD})).status,
+        200
+    );
 }
 
 #[test]
@@ -264,8 +441,16 @@ fn a_json_body_announced_over_its_limit_is_refused_before_it_is_sent() {
     let mut user = signed_in_user(&app.url, "big@example.com", PASSWORD);
     let id = crate::clients::create(&mut user, "Big Client");
     let cookie = user.cookie.clone().unwrap();
-    for (path, length) in [("/api/auth/login".to_owned(), 65 * 1024), ("/api/profile/picture".into(), 64 << 20), (format!("/api/clients/{id}/photo"), 64 << 20)] {
-        assert_eq!(crate::harness::status_before_body(&app.url, &path, &cookie, "application/json", length), 413, "{path}");
+    for (path, length) in [
+        ("/api/auth/login".to_owned(), 65 * 1024),
+        ("/api/profile/picture".into(), 64 << 20),
+        (format!("/api/clients/{id}/photo"), 64 << 20),
+    ] {
+        assert_eq!(
+            crate::harness::status_before_body(&app.url, &path, &cookie, "application/json", length),
+            413,
+            "{path}"
+        );
     }
     assert_eq!(user.get("/api/auth/me").status, 200, "the server goes on serving");
 }

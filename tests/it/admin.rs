@@ -33,7 +33,8 @@ pub fn admin_browser(base: &str, username: &str) -> Browser {
     let cookie = login.set_cookie.iter().find(|c| c.starts_with("debrief_admin=")).expect("an admin cookie").clone();
     assert!(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"), "{cookie}");
     admin.cookie = None;
-    admin.extra_cookie = Some(format!("debrief_admin={}", cookie.trim_start_matches("debrief_admin=").split(';').next().unwrap()));
+    admin.extra_cookie =
+        Some(format!("debrief_admin={}", cookie.trim_start_matches("debrief_admin=").split(';').next().unwrap()));
     admin
 }
 
@@ -108,7 +109,8 @@ fn a_deleted_admins_session_stops_working_at_once() {
 fn the_admin_session_token_is_never_in_the_login_body() {
     let app = spawn_app();
     assert!(create_admin(&app.data_dir, "quiet").status.success());
-    let login = Browser::new(&app.url).post("/api/admin/login", json!({"username": "quiet", "password": ADMIN_PASSWORD}));
+    let login =
+        Browser::new(&app.url).post("/api/admin/login", json!({"username": "quiet", "password": ADMIN_PASSWORD}));
     let cookie = login.set_cookie.iter().find_map(|c| c.strip_prefix("debrief_admin=")).expect("an admin cookie");
     let token = cookie.split(';').next().unwrap();
     assert!(!token.is_empty() && !login.text.contains(token), "{}", login.text);
@@ -163,13 +165,20 @@ fn deleting_a_user_removes_everything_of_theirs() {
     let mut doomed = signed_in_user(&app.url, "doomed@example.com", PASSWORD);
     let mut kept = signed_in_user(&app.url, "kept@example.com", PASSWORD);
     let png = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
-    let client = doomed.post("/api/clients", json!({"clientData": {"name": "Gone Client", "email": "g@client.example", "phone": "555 123 4567"}}));
+    let client = doomed.post(
+        "/api/clients",
+        json!({"clientData": {"name": "Gone Client", "email": "g@client.example", "phone": "555 123 4567"}}),
+    );
     let client_id = client.body["id"].as_u64().unwrap();
     let photo = doomed.post(&format!("/api/clients/{client_id}/photo"), json!({"photo": png}));
     let photo_blob: u64 = photo.body["photoUrl"].as_str().unwrap().rsplit('=').next().unwrap().parse().unwrap();
     let avatar = doomed.post("/api/profile/picture", json!({"picture": png}));
-    let avatar_blob: u64 = avatar.body["profileImageUrl"].as_str().unwrap().rsplit('=').next().unwrap().parse().unwrap();
-    kept.post("/api/clients", json!({"clientData": {"name": "Kept Client", "email": "k@client.example", "phone": "555 123 4567"}}));
+    let avatar_blob: u64 =
+        avatar.body["profileImageUrl"].as_str().unwrap().rsplit('=').next().unwrap().parse().unwrap();
+    kept.post(
+        "/api/clients",
+        json!({"clientData": {"name": "Kept Client", "email": "k@client.example", "phone": "555 123 4567"}}),
+    );
     let doomed_id = doomed.get("/api/auth/me").body["id"].as_u64().unwrap();
 
     let mut admin = admin_browser(&app.url, "boss");
@@ -177,7 +186,11 @@ fn deleting_a_user_removes_everything_of_theirs() {
     assert_eq!(users.body.as_array().unwrap().len(), 2);
     let picture = users.body.as_array().unwrap().iter().find_map(|u| u["profileImageUrl"].as_str()).unwrap().to_owned();
     assert!(picture.starts_with(&format!("/api/admin/users/{doomed_id}/picture?v=")), "{picture}");
-    let res = crate::harness::client().get(format!("{}{picture}", app.url)).header("Cookie", admin.extra_cookie.clone().unwrap()).call().unwrap();
+    let res = crate::harness::client()
+        .get(format!("{}{picture}", app.url))
+        .header("Cookie", admin.extra_cookie.clone().unwrap())
+        .call()
+        .unwrap();
     assert_eq!((res.status().as_u16(), res.headers()["content-type"].to_str().unwrap()), (200, "image/png"));
     let all = admin.get("/api/admin/clients");
     assert_eq!(all.body.as_array().unwrap().len(), 2);
@@ -202,19 +215,31 @@ fn an_admin_edits_are_validated_like_user_input() {
     let app = spawn_app();
     assert!(create_admin(&app.data_dir, "boss").status.success());
     let mut user = signed_in_user(&app.url, "edited@example.com", PASSWORD);
-    let client = user.post("/api/clients", json!({"clientData": {"name": "Jane Doe", "email": "j@client.example", "phone": "555 123 4567"}}));
+    let client = user.post(
+        "/api/clients",
+        json!({"clientData": {"name": "Jane Doe", "email": "j@client.example", "phone": "555 123 4567"}}),
+    );
     let client_id = client.body["id"].as_u64().unwrap();
     let user_id = user.get("/api/auth/me").body["id"].as_u64().unwrap();
     let mut admin = admin_browser(&app.url, "boss");
 
-    let bad = admin.put(&format!("/api/admin/users/{user_id}"), json!({"firstName": "A", "lastName": "Lopez", "email": "nope", "company": "Acme", "position": "Partner"}));
+    let bad = admin.put(
+        &format!("/api/admin/users/{user_id}"),
+        json!({"firstName": "A", "lastName": "Lopez", "email": "nope", "company": "Acme", "position": "Partner"}),
+    );
     assert_eq!(bad.status, 400);
-    assert!(bad.text.contains("First name must be at least 2 characters") && bad.text.contains("Please enter a valid email"));
+    assert!(
+        bad.text.contains("First name must be at least 2 characters")
+            && bad.text.contains("Please enter a valid email")
+    );
     let good = admin.put(&format!("/api/admin/users/{user_id}"), json!({"firstName": "Anabel", "lastName": "Lopez", "email": "edited@example.com", "company": "Acme", "position": "Partner"}));
     assert_eq!(good.status, 200, "{}", good.text);
     assert_eq!(user.get("/api/auth/me").body["firstName"], "Anabel");
 
-    let bad = admin.put(&format!("/api/admin/clients/{client_id}"), json!({"name": "J4ne", "email": "j@client.example", "phone": "555 123 4567"}));
+    let bad = admin.put(
+        &format!("/api/admin/clients/{client_id}"),
+        json!({"name": "J4ne", "email": "j@client.example", "phone": "555 123 4567"}),
+    );
     assert_eq!(bad.status, 400);
     let good = admin.put(&format!("/api/admin/clients/{client_id}"), json!({"name": "Jane Smith", "email": "j@client.example", "phone": "555 123 4567", "company": "Initech", "position": "CEO"}));
     assert_eq!(good.status, 200, "{}", good.text);
@@ -257,7 +282,10 @@ fn another_sites_page_can_neither_delete_a_client_nor_write_as_an_admin() {
     let mut admin = admin_browser(&app.url, "boss");
     user.origin = Some("https://evil.example.com".into());
     admin.origin = Some("https://evil.example.com".into());
-    for reply in [user.delete(&format!("/api/clients/{id}")), admin.put("/api/admin/email-template", json!({"fromName": "Evil"}))] {
+    for reply in [
+        user.delete(&format!("/api/clients/{id}")),
+        admin.put("/api/admin/email-template", json!({"fromName": "Evil"})),
+    ] {
         assert_eq!(reply.status, 403, "{}", reply.text);
         assert!(reply.text.contains("Cross-site request refused"));
     }
@@ -291,7 +319,10 @@ fn a_template_header_with_any_line_break_is_refused_and_the_saved_one_kept() {
         assert!(refused.text.contains(message), "{}", refused.text);
     }
     let kept = admin.get("/api/admin/email-template");
-    assert_eq!((kept.body["fromName"].as_str(), kept.body["emailTitle"].as_str()), (Some("Debrief Support"), Some("Meeting Summary - [client name]")));
+    assert_eq!(
+        (kept.body["fromName"].as_str(), kept.body["emailTitle"].as_str()),
+        (Some("Debrief Support"), Some("Meeting Summary - [client name]"))
+    );
 }
 
 #[test]
@@ -316,8 +347,12 @@ fn a_backup_taken_under_write_load_restores_every_acknowledged_write() {
                 let reply = browser.post("/api/clients", json!({"clientData": {"name": format!("Client {}", "x".repeat(n % 5 + 1)), "email": "c@client.example", "phone": "555 123 4567"}}));
                 let Some(id) = reply.body["id"].as_u64().filter(|_| reply.status == 201) else { continue };
                 let png = crate::crash::photo(&mut rng);
-                let photo = browser.post(&format!("/api/clients/{id}/photo"), json!({"photo": crate::harness::data_url(&png)}));
-                let recorded = n % 4 == 0 && crate::clients::upload(&base, cookie.as_deref().unwrap(), id, &crate::crash::wav(&mut rng, 0.3)).0 == 200;
+                let photo =
+                    browser.post(&format!("/api/clients/{id}/photo"), json!({"photo": crate::harness::data_url(&png)}));
+                let recorded = n % 4 == 0
+                    && crate::clients::upload(&base, cookie.as_deref().unwrap(), id, &crate::crash::wav(&mut rng, 0.3))
+                        .0
+                        == 200;
                 if photo.status == 200 {
                     acknowledged.lock().unwrap().push((id, crate::crash::sha(&png), recorded));
                 }
@@ -347,7 +382,11 @@ fn a_backup_taken_under_write_load_restores_every_acknowledged_write() {
         assert_eq!(client.status, 200, "client {id}, acknowledged before the backup, is in it");
         let url = format!("{}{}", again.url, client.body["photoUrl"].as_str().expect("its photo"));
         let mut photo = crate::harness::client().get(&url).header("Cookie", &cookie).call().unwrap();
-        assert_eq!(&crate::crash::sha(&photo.body_mut().read_to_vec().unwrap()), photo_sha, "client {id}'s photo, byte for byte");
+        assert_eq!(
+            &crate::crash::sha(&photo.body_mut().read_to_vec().unwrap()),
+            photo_sha,
+            "client {id}'s photo, byte for byte"
+        );
         if *recorded {
             assert!(client.body["recordingUrl"].is_string(), "client {id}'s recording");
             assert!(client.body["job"].is_object(), "client {id}'s job: {}", client.text);
@@ -370,7 +409,10 @@ fn restore_and_compact_refuse_while_the_server_runs() {
 fn users_are_listed_and_deleted_from_the_cli_while_serving() {
     let app = spawn_app();
     let mut user = signed_in_user(&app.url, "listed@example.com", PASSWORD);
-    user.post("/api/clients", json!({"clientData": {"name": "Jane Doe", "email": "j@client.example", "phone": "555 123 4567"}}));
+    user.post(
+        "/api/clients",
+        json!({"clientData": {"name": "Jane Doe", "email": "j@client.example", "phone": "555 123 4567"}}),
+    );
     let listed = text(&cli(&app.data_dir, &["user", "list"]).stdout);
     assert!(listed.contains("listed@example.com") && listed.contains("1 client"), "{listed}");
     let deleted = cli(&app.data_dir, &["user", "delete", "Listed@Example.com"]);
@@ -394,8 +436,18 @@ fn uploads_are_refused_with_507_before_the_disk_fills() {
     let app = spawn_app_with(&["--min-free-disk", "1000000000000000000"]);
     let mut user = signed_in_user(&app.url, "full@example.com", PASSWORD);
     let png = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
-    let id = user.post("/api/clients", json!({"clientData": {"name": "Jane Doe", "email": "j@client.example", "phone": "555 123 4567"}})).body["id"].as_u64().unwrap();
-    for reply in [user.post(&format!("/api/clients/{id}/photo"), json!({"photo": png})), user.post("/api/profile/picture", json!({"picture": png}))] {
+    let id = user
+        .post(
+            "/api/clients",
+            json!({"clientData": {"name": "Jane Doe", "email": "j@client.example", "phone": "555 123 4567"}}),
+        )
+        .body["id"]
+        .as_u64()
+        .unwrap();
+    for reply in [
+        user.post(&format!("/api/clients/{id}/photo"), json!({"photo": png})),
+        user.post("/api/profile/picture", json!({"picture": png})),
+    ] {
         assert_eq!(reply.status, 507, "{}", reply.text);
         assert!(reply.text.contains("disk is nearly full"));
     }
@@ -456,7 +508,14 @@ fn template_edit_opens_the_editor_and_checks_the_result_before_saving() {
 fn compact_shrinks_the_database_after_deletions() {
     let mut app = spawn_app();
     let mut user = signed_in_user(&app.url, "bulky@example.com", PASSWORD);
-    let id = user.post("/api/clients", json!({"clientData": {"name": "Big Files", "email": "b@client.example", "phone": "555 123 4567"}})).body["id"].as_u64().unwrap();
+    let id = user
+        .post(
+            "/api/clients",
+            json!({"clientData": {"name": "Big Files", "email": "b@client.example", "phone": "555 123 4567"}}),
+        )
+        .body["id"]
+        .as_u64()
+        .unwrap();
     for _ in 0..5 {
         let photo = big_png();
         assert_eq!(user.post(&format!("/api/clients/{id}/photo"), json!({"photo": photo})).status, 200);
@@ -483,6 +542,14 @@ fn big_png() -> String {
         })
         .collect();
     let mut png = Vec::new();
-    image::write_buffer_with_format(&mut std::io::Cursor::new(&mut png), &pixels, 480, 480, image::ExtendedColorType::Rgb8, image::ImageFormat::Png).unwrap();
+    image::write_buffer_with_format(
+        &mut std::io::Cursor::new(&mut png),
+        &pixels,
+        480,
+        480,
+        image::ExtendedColorType::Rgb8,
+        image::ImageFormat::Png,
+    )
+    .unwrap();
     crate::harness::data_url(&png)
 }

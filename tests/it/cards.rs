@@ -29,23 +29,109 @@ struct Card {
 const FONTS: [&str; 4] = ["DejaVu-Sans", "DejaVu-Serif", "DejaVu-Sans-Mono", "DejaVu-Sans-Bold"];
 const TABLE: &[&str] = &["-bordercolor", "#6b5a48", "-border", "140"];
 const ANGLE: &[&str] = &[
-    "-bordercolor", "#8a7f70", "-border", "60", "-virtual-pixel", "background", "-background", "#8a7f70",
-    "-distort", "Perspective", "0,0 40,30  1170,0 1120,60  0,720 20,700  1170,720 1150,650",
+    "-bordercolor",
+    "#8a7f70",
+    "-border",
+    "60",
+    "-virtual-pixel",
+    "background",
+    "-background",
+    "#8a7f70",
+    "-distort",
+    "Perspective",
+    "0,0 40,30  1170,0 1120,60  0,720 20,700  1170,720 1150,650",
 ];
 
 fn cards() -> Vec<Card> {
     let people = [
-        ("Jane Doe", "Chief Technology Officer", "Globex Corporation", "jane.doe@globex.com", "+1 (555) 123-4567", "www.globex.com"),
-        ("Ana Lopez", "Managing Partner", "Lopez & Reyes LLP", "ana@lopezreyes.com", "+34 612 345 678", "Fax: +34 911 000 111"),
-        ("Michael Grant", "Sales Director", "Grant Holdings Ltd", "m.grant@grantholdings.co.uk", "+44 7700 900123", "12 Baker Street, London"),
-        ("Priya Raman", "Senior Consultant", "Brightwave Solutions", "priya.raman@brightwave.io", "+91 98765 43210", "brightwave.io"),
-        ("Tom Becker", "Software Engineer", "Nordlicht GmbH", "tom.becker@nordlicht.de", "+49 30 1234 5678", "Fax: +49 30 1234 5600"),
-        ("Sofia Rossi", "Marketing Manager", "Vela Design Studio", "sofia@veladesign.it", "+39 333 123 4567", "www.veladesign.it"),
-        ("Liam O'Connor", "Founder and CEO", "Harbor Analytics Inc.", "liam@harboranalytics.com", "(617) 555-0199", "Boston, MA"),
-        ("Chloe Martin", "Product Designer", "Atelier Bleu SA", "chloe.martin@atelierbleu.fr", "+33 6 12 34 56 78", "Paris"),
-        ("David Kim", "Head of Operations", "Pinecrest Logistics LLC", "dkim@pinecrest.com", "+1 212 555 0147", "Fax: +1 212 555 0100"),
-        ("Emma Wilson", "Financial Analyst", "Summit Capital Partners", "emma.wilson@summitcap.com", "+1 415 555 0123", "www.summitcap.com"),
-        ("Lucas Silva", "Project Manager", "Oceano Engenharia SA", "lucas.silva@oceano.com.br", "+55 11 91234 5678", "Sao Paulo"),
+        (
+            "Jane Doe",
+            "Chief Technology Officer",
+            "Globex Corporation",
+            "jane.doe@globex.com",
+            "+1 (555) 123-4567",
+            "www.globex.com",
+        ),
+        (
+            "Ana Lopez",
+            "Managing Partner",
+            "Lopez & Reyes LLP",
+            "ana@lopezreyes.com",
+            "+34 612 345 678",
+            "Fax: +34 911 000 111",
+        ),
+        (
+            "Michael Grant",
+            "Sales Director",
+            "Grant Holdings Ltd",
+            "m.grant@grantholdings.co.uk",
+            "+44 7700 900123",
+            "12 Baker Street, London",
+        ),
+        (
+            "Priya Raman",
+            "Senior Consultant",
+            "Brightwave Solutions",
+            "priya.raman@brightwave.io",
+            "+91 98765 43210",
+            "brightwave.io",
+        ),
+        (
+            "Tom Becker",
+            "Software Engineer",
+            "Nordlicht GmbH",
+            "tom.becker@nordlicht.de",
+            "+49 30 1234 5678",
+            "Fax: +49 30 1234 5600",
+        ),
+        (
+            "Sofia Rossi",
+            "Marketing Manager",
+            "Vela Design Studio",
+            "sofia@veladesign.it",
+            "+39 333 123 4567",
+            "www.veladesign.it",
+        ),
+        (
+            "Liam O'Connor",
+            "Founder and CEO",
+            "Harbor Analytics Inc.",
+            "liam@harboranalytics.com",
+            "(617) 555-0199",
+            "Boston, MA",
+        ),
+        (
+            "Chloe Martin",
+            "Product Designer",
+            "Atelier Bleu SA",
+            "chloe.martin@atelierbleu.fr",
+            "+33 6 12 34 56 78",
+            "Paris",
+        ),
+        (
+            "David Kim",
+            "Head of Operations",
+            "Pinecrest Logistics LLC",
+            "dkim@pinecrest.com",
+            "+1 212 555 0147",
+            "Fax: +1 212 555 0100",
+        ),
+        (
+            "Emma Wilson",
+            "Financial Analyst",
+            "Summit Capital Partners",
+            "emma.wilson@summitcap.com",
+            "+1 415 555 0123",
+            "www.summitcap.com",
+        ),
+        (
+            "Lucas Silva",
+            "Project Manager",
+            "Oceano Engenharia SA",
+            "lucas.silva@oceano.com.br",
+            "+55 11 91234 5678",
+            "Sao Paulo",
+        ),
     ];
     let effects: [&[&str]; 11] = [
         &[],
@@ -87,7 +173,14 @@ fn render(card: &Card, dir: &Path, n: usize) -> PathBuf {
         cmd.args(["-gravity", "North"]);
     }
     let x = if card.centred { 0 } else { 70 };
-    for (size, y, text) in [(56, 70, card.name), (32, 150, card.position), (38, 230, card.company), (30, 360, card.email), (30, 420, card.phone), (28, 480, card.extra)] {
+    for (size, y, text) in [
+        (56, 70, card.name),
+        (32, 150, card.position),
+        (38, 230, card.company),
+        (30, 360, card.email),
+        (30, 420, card.phone),
+        (28, 480, card.extra),
+    ] {
         cmd.args(["-pointsize", &size.to_string(), "-annotate", &format!("+{x}+{y}"), text]);
     }
     cmd.args(["-gravity", "NorthWest"]).args(card.effect).arg(&path);
@@ -107,7 +200,14 @@ fn generated_cards_are_read_with_at_least_90_percent_of_fields_exact() {
     let results: Vec<debrief::ocr::CardFields> = std::thread::scope(|scope| {
         let halves: Vec<_> = paths
             .chunks(paths.len().div_ceil(2))
-            .map(|chunk| scope.spawn(move || chunk.iter().map(|p| debrief::ocr::scan(&std::fs::read(p).unwrap()).expect("tesseract reads the card")).collect::<Vec<_>>()))
+            .map(|chunk| {
+                scope.spawn(move || {
+                    chunk
+                        .iter()
+                        .map(|p| debrief::ocr::scan(&std::fs::read(p).unwrap()).expect("tesseract reads the card"))
+                        .collect::<Vec<_>>()
+                })
+            })
             .collect();
         halves.into_iter().flat_map(|h| h.join().unwrap()).collect()
     });
@@ -115,7 +215,13 @@ fn generated_cards_are_read_with_at_least_90_percent_of_fields_exact() {
 
     let mut exact = [0usize; 5];
     for (n, (card, got)) in cards.iter().zip(&results).enumerate() {
-        let pairs = [(card.name, &got.name), (card.email, &got.email), (card.phone, &got.phone), (card.company, &got.company), (card.position, &got.position)];
+        let pairs = [
+            (card.name, &got.name),
+            (card.email, &got.email),
+            (card.phone, &got.phone),
+            (card.company, &got.company),
+            (card.position, &got.position),
+        ];
         for (field, (want, have)) in pairs.iter().enumerate() {
             if want == *have {
                 exact[field] += 1;
@@ -174,7 +280,13 @@ fn the_endpoint_reads_a_card_and_refuses_what_is_not_a_photo() {
     assert!(body["message"].as_str().unwrap().contains("Most Compatible"));
     let (status, _) = post_card(&app.url, None, &std::fs::read(&card).unwrap(), "card.jpg");
     assert_eq!(status, 401);
-    let status = crate::harness::status_before_body(&app.url, "/api/business-card/scan", cookie.unwrap(), "multipart/form-data; boundary=x", 16 * 1024 * 1024);
+    let status = crate::harness::status_before_body(
+        &app.url,
+        "/api/business-card/scan",
+        cookie.unwrap(),
+        "multipart/form-data; boundary=x",
+        16 * 1024 * 1024,
+    );
     assert_eq!(status, 413);
 }
 
@@ -193,7 +305,10 @@ fn without_tesseract_the_endpoint_says_which_package_to_install() {
         .spawn()
         .unwrap();
     let stdout = std::io::BufReader::new(child.stdout.take().unwrap());
-    let url = std::io::BufRead::lines(stdout).map_while(Result::ok).find_map(|l| l.strip_prefix("ready: ").map(str::to_owned)).unwrap();
+    let url = std::io::BufRead::lines(stdout)
+        .map_while(Result::ok)
+        .find_map(|l| l.strip_prefix("ready: ").map(str::to_owned))
+        .unwrap();
     let user = signed_in_user(&url, "nocr@example.com", "correct horse");
     let (status, body) = post_card(&url, user.cookie.as_deref(), &std::fs::read(&card).unwrap(), "card.png");
     let _ = child.kill();
@@ -201,18 +316,48 @@ fn without_tesseract_the_endpoint_says_which_package_to_install() {
     assert_eq!(status, 503, "{body}");
     assert!(body["message"].as_str().unwrap().contains("tesseract-ocr"), "{body}");
 
-    let doctor = Command::new(crate::harness::BIN).args(["doctor", "--data-dir"]).arg(data.path()).env("PATH", "/nonexistent").output().unwrap();
+    let doctor = Command::new(crate::harness::BIN)
+        .args(["doctor", "--data-dir"])
+        .arg(data.path())
+        .env("PATH", "/nonexistent")
+        .output()
+        .unwrap();
     let report = String::from_utf8_lossy(&doctor.stdout);
-    assert!(report.lines().any(|l| l.starts_with("ocr") && l.contains("missing") && l.contains("tesseract-ocr")), "{report}");
+    assert!(
+        report.lines().any(|l| l.starts_with("ocr") && l.contains("missing") && l.contains("tesseract-ocr")),
+        "{report}"
+    );
 }
 
 /// `jpeg` with an EXIF APP1 segment whose Orientation tag is `orientation`.
 fn with_exif_orientation(jpeg: &[u8], orientation: u8) -> Vec<u8> {
     let tiff: [u8; 26] = [
-        b'M', b'M', 0, 42, 0, 0, 0, 8, // big-endian TIFF header, IFD at 8
-        0, 1, // one entry
-        0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, orientation, 0, 0, // Orientation, SHORT, 1 value
-        0, 0, 0, 0, // no next IFD
+        b'M',
+        b'M',
+        0,
+        42,
+        0,
+        0,
+        0,
+        8, // big-endian TIFF header, IFD at 8
+        0,
+        1, // one entry
+        0x01,
+        0x12,
+        0,
+        3,
+        0,
+        0,
+        0,
+        1,
+        0,
+        orientation,
+        0,
+        0, // Orientation, SHORT, 1 value
+        0,
+        0,
+        0,
+        0, // no next IFD
     ];
     let mut segment = vec![0xFF, 0xE1, 0, (2 + 6 + tiff.len()) as u8];
     segment.extend_from_slice(b"Exif\0\0");

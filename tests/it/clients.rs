@@ -7,7 +7,8 @@ use crate::browser::{Browser, signed_in_user};
 use crate::harness::{client, spawn_app, spawn_app_with};
 
 const PASSWORD: &str = "correct horse";
-const PNG_1PX: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+const PNG_1PX: &str =
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 /// The opening of a Linux and of a Windows program: what a renamed
 /// executable would start with.
 pub const ELF: &[u8] = b"\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02\x00\x3e\x00\x01\x00\x00\x00";
@@ -25,7 +26,12 @@ pub fn create(user: &mut Browser, name: &str) -> u64 {
 
 /// A 16 kHz mono 16-bit WAV of `seconds`, as the recorder makes.
 fn wav(seconds: f32) -> Vec<u8> {
-    let spec = hound::WavSpec { channels: 1, sample_rate: 16_000, bits_per_sample: 16, sample_format: hound::SampleFormat::Int };
+    let spec = hound::WavSpec {
+        channels: 1,
+        sample_rate: 16_000,
+        bits_per_sample: 16,
+        sample_format: hound::SampleFormat::Int,
+    };
     let mut out = std::io::Cursor::new(Vec::new());
     let mut writer = hound::WavWriter::new(&mut out, spec).unwrap();
     for i in 0..(16_000.0 * seconds) as u32 {
@@ -39,7 +45,9 @@ fn wav(seconds: f32) -> Vec<u8> {
 pub fn upload(base: &str, cookie: &str, id: u64, file: &[u8]) -> (u16, Value) {
     let boundary = "----debrief-test-boundary";
     let mut body = Vec::new();
-    body.extend_from_slice(format!("--{boundary}\r\nContent-Disposition: form-data; name=\"userId\"\r\n\r\n1\r\n").as_bytes());
+    body.extend_from_slice(
+        format!("--{boundary}\r\nContent-Disposition: form-data; name=\"userId\"\r\n\r\n1\r\n").as_bytes(),
+    );
     body.extend_from_slice(format!("--{boundary}\r\nContent-Disposition: form-data; name=\"recording\"; filename=\"recording.wav\"\r\nContent-Type: audio/wav\r\n\r\n").as_bytes());
     body.extend_from_slice(file);
     body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
@@ -90,8 +98,16 @@ fn another_users_clients_are_invisible_whatever_user_id_is_sent() {
         assert_eq!(reply.status, 200);
         assert_eq!(reply.body, json!([]), "{list}");
     }
-    assert_eq!(bob.call("PATCH", &format!("/api/clients/{secret}"), Some(client_data("Hijacked")["clientData"].clone())).status, 404);
-    assert_eq!(bob.post(&format!("/api/clients/{secret}/photo"), json!({"photo": format!("data:image/png;base64,{PNG_1PX}")})).status, 404);
+    assert_eq!(
+        bob.call("PATCH", &format!("/api/clients/{secret}"), Some(client_data("Hijacked")["clientData"].clone()))
+            .status,
+        404
+    );
+    assert_eq!(
+        bob.post(&format!("/api/clients/{secret}/photo"), json!({"photo": format!("data:image/png;base64,{PNG_1PX}")}))
+            .status,
+        404
+    );
     assert_eq!(upload(&app.url, bob.cookie.as_deref().unwrap(), secret, &wav(0.2)).0, 404);
     assert_eq!(bob.delete(&format!("/api/clients/{secret}")).status, 404);
 
@@ -203,7 +219,10 @@ fn the_list_shows_every_change_at_once() {
     details["summary"] = json!("Agreed on the pilot.");
     assert_eq!(user.call("PATCH", &format!("/api/clients/{id}"), Some(details)).status, 200);
     let edited = row(&mut user);
-    assert_eq!((edited["name"].as_str(), edited["summary"].as_str()), (Some("Jane Smith"), Some("Agreed on the pilot.")));
+    assert_eq!(
+        (edited["name"].as_str(), edited["summary"].as_str()),
+        (Some("Jane Smith"), Some("Agreed on the pilot."))
+    );
 
     user.post(&format!("/api/clients/{id}/photo"), json!({"photo": format!("data:image/png;base64,{PNG_1PX}")}));
     assert!(row(&mut user)["photoUrl"].is_string());
@@ -223,8 +242,12 @@ fn the_owner_edits_and_deletes_a_client_with_its_files() {
     details["email"] = json!("Jane.Smith@Client.Example");
     let edited = user.call("PATCH", &format!("/api/clients/{id}"), Some(details));
     assert_eq!(edited.status, 200, "{}", edited.text);
-    assert_eq!((edited.body["name"].as_str(), edited.body["email"].as_str()), (Some("Jane Smith"), Some("jane.smith@client.example")));
-    let invalid = user.call("PATCH", &format!("/api/clients/{id}"), Some(json!({"name": "", "email": "x", "phone": "1"})));
+    assert_eq!(
+        (edited.body["name"].as_str(), edited.body["email"].as_str()),
+        (Some("Jane Smith"), Some("jane.smith@client.example"))
+    );
+    let invalid =
+        user.call("PATCH", &format!("/api/clients/{id}"), Some(json!({"name": "", "email": "x", "phone": "1"})));
     assert_eq!(invalid.status, 400);
 
     let (status, _) = upload(&app.url, user.cookie.as_deref().unwrap(), id, &wav(0.3));
@@ -294,7 +317,13 @@ fn an_oversized_recording_is_refused_with_413_before_it_is_read() {
     let id = create(&mut user, "Big Meeting");
 
     // Announced as too large: answered from the headers alone, no body sent.
-    let status = crate::harness::status_before_body(&app.url, &format!("/api/clients/{id}/recording"), user.cookie.as_deref().unwrap(), "multipart/form-data; boundary=x", 10_000_000);
+    let status = crate::harness::status_before_body(
+        &app.url,
+        &format!("/api/clients/{id}/recording"),
+        user.cookie.as_deref().unwrap(),
+        "multipart/form-data; boundary=x",
+        10_000_000,
+    );
     assert_eq!(status, 413);
 
     // Larger than announced: refused while streaming, nothing kept.
@@ -311,7 +340,10 @@ fn a_photo_is_checked_by_content_and_served_with_its_type() {
     let id = create(&mut user, "Photo Client");
     let svg = "data:image/png;base64,PHN2ZyB4bWxucz0naHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmcnLz4=";
     assert_eq!(user.post(&format!("/api/clients/{id}/photo"), json!({"photo": svg})).status, 415);
-    let saved = user.post(&format!("/api/clients/{id}/photo"), json!({"photo": format!("data:image/jpeg;base64,{PNG_1PX}"), "userId": 12345}));
+    let saved = user.post(
+        &format!("/api/clients/{id}/photo"),
+        json!({"photo": format!("data:image/jpeg;base64,{PNG_1PX}"), "userId": 12345}),
+    );
     assert_eq!(saved.status, 200, "{}", saved.text);
     let url = saved.body["photoUrl"].as_str().unwrap().to_owned();
     let (status, bytes, headers) = get_bytes(&app.url, user.cookie.as_deref().unwrap(), &url, None);
@@ -342,7 +374,8 @@ fn every_stored_file_is_served_inert_with_nosniff_and_a_sandbox() {
     let mut user = signed_in_user(&app.url, "inert@example.com", PASSWORD);
     let cookie = user.cookie.clone().unwrap();
     let id = create(&mut user, "Inert Client");
-    let photo = user.post(&format!("/api/clients/{id}/photo"), json!({"photo": format!("data:image/png;base64,{PNG_1PX}")}));
+    let photo =
+        user.post(&format!("/api/clients/{id}/photo"), json!({"photo": format!("data:image/png;base64,{PNG_1PX}")}));
     let picture = user.post("/api/profile/picture", json!({"picture": format!("data:image/png;base64,{PNG_1PX}")}));
     assert_eq!(upload(&app.url, &cookie, id, &wav(0.2)).0, 200);
     let recording = user.get(&format!("/api/clients/{id}"));
@@ -362,7 +395,8 @@ fn photos_on_a_kept_alive_connection_arrive_without_waiting_for_a_delayed_ack() 
     let app = spawn_app();
     let mut user = signed_in_user(&app.url, "quick@example.com", PASSWORD);
     let id = create(&mut user, "Quick Client");
-    let saved = user.post(&format!("/api/clients/{id}/photo"), json!({"photo": format!("data:image/png;base64,{PNG_1PX}")}));
+    let saved =
+        user.post(&format!("/api/clients/{id}/photo"), json!({"photo": format!("data:image/png;base64,{PNG_1PX}")}));
     let url = format!("{}{}", app.url, saved.body["photoUrl"].as_str().unwrap());
     let agent = client();
     let cookie = format!("debrief_session={}", user.cookie.clone().unwrap());
@@ -388,7 +422,12 @@ fn a_program_dressed_as_a_client_photo_is_refused() {
     let id = create(&mut user, "Program Client");
     for program in [ELF, PE] {
         let photo = format!("data:image/jpeg;base64,{}", base64::engine::general_purpose::STANDARD.encode(program));
-        assert_eq!(user.post(&format!("/api/clients/{id}/photo"), json!({"photo": photo})).status, 415, "{:?}", &program[..2]);
+        assert_eq!(
+            user.post(&format!("/api/clients/{id}/photo"), json!({"photo": photo})).status,
+            415,
+            "{:?}",
+            &program[..2]
+        );
     }
 }
 

@@ -115,7 +115,12 @@ impl<T: PartialEq + Debug> Known<T> {
     /// What the server shows must be the acknowledged value or a lost one;
     /// from then on it is known.
     fn settle(&mut self, seen: T, what: &str) {
-        assert!(self.allows(&seen), "{what}: the server has {seen:?}, but the last acknowledged write was {:?} (unacknowledged since: {:?})", self.acked, self.unsure);
+        assert!(
+            self.allows(&seen),
+            "{what}: the server has {seen:?}, but the last acknowledged write was {:?} (unacknowledged since: {:?})",
+            self.acked,
+            self.unsure
+        );
         self.ack(seen);
     }
 }
@@ -188,7 +193,15 @@ pub fn photo(rng: &mut StdRng) -> Vec<u8> {
     let mut pixels = vec![0u8; (w * h * 3) as usize];
     rng.fill(&mut pixels[..]);
     let mut png = Vec::new();
-    image::write_buffer_with_format(&mut std::io::Cursor::new(&mut png), &pixels, w, h, image::ExtendedColorType::Rgb8, image::ImageFormat::Png).unwrap();
+    image::write_buffer_with_format(
+        &mut std::io::Cursor::new(&mut png),
+        &pixels,
+        w,
+        h,
+        image::ExtendedColorType::Rgb8,
+        image::ImageFormat::Png,
+    )
+    .unwrap();
     png
 }
 
@@ -201,7 +214,12 @@ fn recording(rng: &mut StdRng) -> Vec<u8> {
 
 /// A 16 kHz mono 16-bit WAV of noise: every recording distinct.
 pub fn wav(rng: &mut StdRng, seconds: f64) -> Vec<u8> {
-    let spec = hound::WavSpec { channels: 1, sample_rate: 16_000, bits_per_sample: 16, sample_format: hound::SampleFormat::Int };
+    let spec = hound::WavSpec {
+        channels: 1,
+        sample_rate: 16_000,
+        bits_per_sample: 16,
+        sample_format: hound::SampleFormat::Int,
+    };
     let mut out = std::io::Cursor::new(Vec::new());
     let mut writer = hound::WavWriter::new(&mut out, spec).unwrap();
     for _ in 0..(16_000.0 * seconds) as u32 {
@@ -268,12 +286,20 @@ fn write_once(http: &Http, ledger: &Mutex<Ledger>, me: usize, rng: &mut StdRng, 
                     fields["summary"] = Value::Null;
                     fields["nextSteps"] = Value::Null;
                     assert_eq!(fields_of(&client), fields, "the created client as answered");
-                    let entry = Entry { writer: me, fields: Known::new(fields), photo: Known::new(None), recording: Known::new(None), deleted: Known::new(false) };
+                    let entry = Entry {
+                        writer: me,
+                        fields: Known::new(fields),
+                        photo: Known::new(None),
+                        recording: Known::new(None),
+                        deleted: Known::new(false),
+                    };
                     ledger.clients.insert(client["id"].as_u64().unwrap(), entry);
                     ledger.acknowledged += 1;
                     true
                 }
-                Outcome::Answered(status, body) => panic!("create answered {status}: {}", String::from_utf8_lossy(&body)),
+                Outcome::Answered(status, body) => {
+                    panic!("create answered {status}: {}", String::from_utf8_lossy(&body))
+                }
                 Outcome::CutOff => {
                     ledger.lost_creates += 1;
                     ledger.cut_off += 1;
@@ -290,7 +316,11 @@ fn write_once(http: &Http, ledger: &Mutex<Ledger>, me: usize, rng: &mut StdRng, 
         }
         Write::Photo(id) => {
             let png = photo(rng);
-            let outcome = http.json("POST", &format!("/api/clients/{id}/photo"), &json!({"photo": crate::harness::data_url(&png)}));
+            let outcome = http.json(
+                "POST",
+                &format!("/api/clients/{id}/photo"),
+                &json!({"photo": crate::harness::data_url(&png)}),
+            );
             (id, outcome, Pending::Photo(sha(&png)))
         }
         Write::Recording(id) => {
@@ -299,7 +329,9 @@ fn write_once(http: &Http, ledger: &Mutex<Ledger>, me: usize, rng: &mut StdRng, 
             let outcome = http.send("POST", &format!("/api/clients/{id}/recording"), Some(&content_type), body);
             (id, outcome, Pending::Recording(sha(&file)))
         }
-        Write::Delete(id) => (id, http.send("DELETE", &format!("/api/clients/{id}"), None, Vec::new()), Pending::Delete),
+        Write::Delete(id) => {
+            (id, http.send("DELETE", &format!("/api/clients/{id}"), None, Vec::new()), Pending::Delete)
+        }
     };
     let mut ledger = ledger.lock().unwrap();
     let ledger = &mut *ledger;
@@ -331,7 +363,9 @@ fn write_once(http: &Http, ledger: &Mutex<Ledger>, me: usize, rng: &mut StdRng, 
             ledger.forget(id);
             true
         }
-        Outcome::Answered(status, body) => panic!("client {id}: a write answered {status}: {}", String::from_utf8_lossy(&body)),
+        Outcome::Answered(status, body) => {
+            panic!("client {id}: a write answered {status}: {}", String::from_utf8_lossy(&body))
+        }
         Outcome::CutOff => {
             ledger.cut_off += 1;
             match what {
@@ -357,7 +391,9 @@ enum Pending {
 fn file_sha(http: &Http, url: &str, what: &str) -> String {
     match http.send("GET", url, None, Vec::new()) {
         Outcome::Answered(200, body) => sha(&body),
-        Outcome::Answered(status, body) => panic!("{what}: {url} is referenced but answers {status}: {}", String::from_utf8_lossy(&body)),
+        Outcome::Answered(status, body) => {
+            panic!("{what}: {url} is referenced but answers {status}: {}", String::from_utf8_lossy(&body))
+        }
         Outcome::CutOff => panic!("{what}: {url} is referenced but cannot be read whole"),
     }
 }
@@ -365,7 +401,8 @@ fn file_sha(http: &Http, url: &str, what: &str) -> String {
 /// Reads every client through the API and checks it against the ledger;
 /// what a lost write left is then known.
 fn verify(http: &Http, ledger: &mut Ledger, round: usize) {
-    let listed: HashSet<u64> = http.get_json("/api/clients").as_array().unwrap().iter().map(|c| c["id"].as_u64().unwrap()).collect();
+    let listed: HashSet<u64> =
+        http.get_json("/api/clients").as_array().unwrap().iter().map(|c| c["id"].as_u64().unwrap()).collect();
     for id in &ledger.deleted {
         assert!(!listed.contains(id), "round {round}: client {id} was deleted with a 2xx but is listed");
     }
@@ -389,19 +426,34 @@ fn verify(http: &Http, ledger: &mut Ledger, round: usize) {
         let photo = client["photoUrl"].as_str().map(|url| file_sha(http, url, &what));
         entry.photo.settle(photo, &format!("{what}, photo"));
         let recording = client["recordingUrl"].as_str().map(|url| file_sha(http, url, &what));
-        assert_eq!(client["recording"]["sha256"].as_str(), recording.as_deref(), "{what}: the recording's record and its bytes");
+        assert_eq!(
+            client["recording"]["sha256"].as_str(),
+            recording.as_deref(),
+            "{what}: the recording's record and its bytes"
+        );
         entry.recording.settle(recording, &format!("{what}, recording"));
     }
     // Clients whose create was cut off: at most one per such create, and whole.
     let unknown: Vec<u64> = listed.iter().filter(|id| !ledger.clients.contains_key(id)).copied().collect();
-    assert!(unknown.len() <= ledger.lost_creates, "round {round}: {} clients nobody acknowledged, from {} cut-off creates", unknown.len(), ledger.lost_creates);
+    assert!(
+        unknown.len() <= ledger.lost_creates,
+        "round {round}: {} clients nobody acknowledged, from {} cut-off creates",
+        unknown.len(),
+        ledger.lost_creates
+    );
     for id in unknown {
         let what = format!("round {round}, client {id} (create cut off)");
         let client = http.get_json(&format!("/api/clients/{id}"));
         let photo = client["photoUrl"].as_str().map(|url| file_sha(http, url, &what));
         let recording = client["recordingUrl"].as_str().map(|url| file_sha(http, url, &what));
         // Kept and checked from now on; no writer changes it.
-        let entry = Entry { writer: usize::MAX, fields: Known::new(fields_of(&client)), photo: Known::new(photo), recording: Known::new(recording), deleted: Known::new(false) };
+        let entry = Entry {
+            writer: usize::MAX,
+            fields: Known::new(fields_of(&client)),
+            photo: Known::new(photo),
+            recording: Known::new(recording),
+            deleted: Known::new(false),
+        };
         ledger.clients.insert(id, entry);
     }
     ledger.lost_creates = 0;
@@ -432,7 +484,8 @@ fn fifty_kills_mid_write_lose_no_acknowledged_write_and_leave_no_dangling_blob()
     let models = tempfile::tempdir().unwrap();
     let args = ["--http", "--models-dir", models.path().to_str().unwrap()];
     let start = |round: usize| -> TestApp {
-        spawn_with(data.path(), &args).unwrap_or_else(|printed| panic!("seed {seed}, round {round}: the server did not start again:\n{printed}"))
+        spawn_with(data.path(), &args)
+            .unwrap_or_else(|printed| panic!("seed {seed}, round {round}: the server did not start again:\n{printed}"))
     };
 
     let mut spent = [Duration::ZERO; 4]; // serving, checking the file, restarting, verifying
@@ -444,7 +497,8 @@ fn fifty_kills_mid_write_lose_no_acknowledged_write_and_leave_no_dangling_blob()
         assert_eq!(http.get("/api/auth/me").0, 200, "seed {seed}, round {round}: the session outlives kill -9");
         let writers: Vec<_> = (0..WRITERS)
             .map(|me| {
-                let (http, ledger, rng) = (Http::new(&app.url, &cookie), ledger.clone(), StdRng::seed_from_u64(rng.random()));
+                let (http, ledger, rng) =
+                    (Http::new(&app.url, &cookie), ledger.clone(), StdRng::seed_from_u64(rng.random()));
                 std::thread::spawn(move || writer(http, ledger, me, rng))
             })
             .collect();
@@ -457,7 +511,10 @@ fn fifty_kills_mid_write_lose_no_acknowledged_write_and_leave_no_dangling_blob()
         }
         spent[0] += t.elapsed();
         let t = Instant::now();
-        assert!(intact_after_kill(data.path(), scratch.path()), "seed {seed}, round {round}: the file fails redb's integrity check");
+        assert!(
+            intact_after_kill(data.path(), scratch.path()),
+            "seed {seed}, round {round}: the file fails redb's integrity check"
+        );
         spent[1] += t.elapsed();
 
         let t = Instant::now();
@@ -469,13 +526,28 @@ fn fifty_kills_mid_write_lose_no_acknowledged_write_and_leave_no_dangling_blob()
         spent[3] += t.elapsed();
     }
     assert!(app.terminate().success());
-    assert!(debrief::store::check_integrity(&data.path().join("debrief.redb")).unwrap(), "seed {seed}: after a clean stop");
+    assert!(
+        debrief::store::check_integrity(&data.path().join("debrief.redb")).unwrap(),
+        "seed {seed}: after a clean stop"
+    );
 
     let ledger = ledger.lock().unwrap();
     println!(
         "seed {seed}: {ROUNDS} kills, {} writes acknowledged, {} cut off, {} clients and {} deleted checked, in {:.1?} \
          (serving {:.1?}, checking the file {:.1?}, restarting {:.1?}, verifying {:.1?})",
-        ledger.acknowledged, ledger.cut_off, ledger.clients.len(), ledger.deleted.len(), started.elapsed(), spent[0], spent[1], spent[2], spent[3]
+        ledger.acknowledged,
+        ledger.cut_off,
+        ledger.clients.len(),
+        ledger.deleted.len(),
+        started.elapsed(),
+        spent[0],
+        spent[1],
+        spent[2],
+        spent[3]
     );
-    assert!(ledger.acknowledged >= ROUNDS * 5, "seed {seed}: too few writes ({}) to prove anything", ledger.acknowledged);
+    assert!(
+        ledger.acknowledged >= ROUNDS * 5,
+        "seed {seed}: too few writes ({}) to prove anything",
+        ledger.acknowledged
+    );
 }

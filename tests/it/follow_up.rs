@@ -63,7 +63,13 @@ fn the_follow_up_reaches_only_the_client_from_the_template_with_replies_to_the_u
         found.remove(0)
     };
     let mail = mailparse::parse_mail(raw.as_bytes()).unwrap();
-    let header = |name: &str| mail.headers.iter().filter(|h| h.get_key().eq_ignore_ascii_case(name)).map(|h| h.get_value()).collect::<Vec<_>>();
+    let header = |name: &str| {
+        mail.headers
+            .iter()
+            .filter(|h| h.get_key().eq_ignore_ascii_case(name))
+            .map(|h| h.get_value())
+            .collect::<Vec<_>>()
+    };
     assert_eq!(header("X-RcptTo"), ["jane@client.example"], "exactly one envelope recipient");
     assert_eq!(header("To"), ["\"Jane Doe\" <jane@client.example>"]);
     assert_eq!(header("From"), ["\"Debrief Support\" <debrief@example.com>"]);
@@ -72,7 +78,16 @@ fn the_follow_up_reaches_only_the_client_from_the_template_with_replies_to_the_u
 
     let (text, html) = part_bodies(&raw);
     for (part, body) in [("text", &text), ("html", &html)] {
-        for wanted in ["Dear Jane Doe", "meet with Ana Lopez", "Ana sends the pilot quote by Friday", "Jane books a demo with the CTO", "If you have any questions", "free Debrief account", "Meeting Summary", "Next Steps"] {
+        for wanted in [
+            "Dear Jane Doe",
+            "meet with Ana Lopez",
+            "Ana sends the pilot quote by Friday",
+            "Jane books a demo with the CTO",
+            "If you have any questions",
+            "free Debrief account",
+            "Meeting Summary",
+            "Next Steps",
+        ] {
             assert!(body.contains(wanted), "{part} lacks {wanted:?}:\n{body}");
         }
     }
@@ -115,9 +130,14 @@ fn a_second_send_within_the_window_is_refused() {
 fn a_client_without_a_summary_cannot_be_emailed() {
     let app = spawn_app();
     let mut ana = signed_in_user(&app.url, "ana@consulting.example", PASSWORD);
-    let created = ana.post("/api/clients", json!({"clientData": {"name": "No Summary", "email": "ns@client.example", "phone": "555 123 4567"}}));
+    let created = ana.post(
+        "/api/clients",
+        json!({"clientData": {"name": "No Summary", "email": "ns@client.example", "phone": "555 123 4567"}}),
+    );
     let id = created.body["id"].as_u64().unwrap();
-    for reply in [ana.post(&format!("/api/clients/{id}/send-email"), json!({})), ana.get(&format!("/api/clients/{id}/email"))] {
+    for reply in
+        [ana.post(&format!("/api/clients/{id}/send-email"), json!({})), ana.get(&format!("/api/clients/{id}/email"))]
+    {
         assert_eq!(reply.status, 400);
         assert_eq!(reply.body["message"], "Cannot send email: Client email or summary is missing");
     }
@@ -137,7 +157,9 @@ fn only_the_owner_can_preview_or_send() {
         assert_eq!(reply.status, 404, "{}", reply.text);
         assert!(!reply.text.contains("Jane"));
     }
-    assert!(!app.data_dir.join("outbox").exists() || std::fs::read_dir(app.data_dir.join("outbox")).unwrap().count() == 0);
+    assert!(
+        !app.data_dir.join("outbox").exists() || std::fs::read_dir(app.data_dir.join("outbox")).unwrap().count() == 0
+    );
 }
 
 #[test]
@@ -160,7 +182,12 @@ fn the_preview_shows_exactly_what_will_be_sent_in_a_locked_down_page() {
         .call()
         .unwrap();
     let policy = res.headers()["content-security-policy"].to_str().unwrap().to_owned();
-    assert!(policy.contains("sandbox") && policy.contains("default-src 'none'") && policy.contains("frame-ancestors 'self'"), "{policy}");
+    assert!(
+        policy.contains("sandbox")
+            && policy.contains("default-src 'none'")
+            && policy.contains("frame-ancestors 'self'"),
+        "{policy}"
+    );
     assert_eq!(res.headers()["x-frame-options"], "SAMEORIGIN");
     let html = res.into_body().read_to_string().unwrap();
     assert!(html.contains("&lt;script&gt;") && !html.contains("<script>"), "{html}");
@@ -177,7 +204,10 @@ fn summary_and_next_steps_are_validated_when_corrected() {
         Some(json!({"name": "Jane Doe", "email": "jane@client.example", "phone": "+1 555 123 4567", "summary": "x".repeat(10_001), "nextSteps": "ok"})),
     );
     assert_eq!(reply.status, 400);
-    assert_eq!(reply.body["fieldErrors"][0], json!({"field": "summary", "message": "Summary must be less than 10000 characters"}));
+    assert_eq!(
+        reply.body["fieldErrors"][0],
+        json!({"field": "summary", "message": "Summary must be less than 10000 characters"})
+    );
     assert_eq!(ana.get(&format!("/api/clients/{id}")).body["summary"], Value::String(SUMMARY.into()));
 }
 
@@ -238,8 +268,21 @@ fn a_stored_name_with_a_carriage_return_is_refused_at_sending_not_a_crash() {
     {
         let store = debrief::store::Store::open(&app.data_dir.join("debrief.redb")).unwrap();
         let record = store.all_clients().unwrap().into_iter().find(|c| c.id == id).unwrap();
-        let details = ContactDetails { name: "Jane\rBcc: eve@example.com".into(), email: record.email, phone: record.phone, company: record.company, position: record.position };
-        store.update_client(record.owner, record.id, details, Texts { summary: record.summary, next_steps: record.next_steps }).unwrap();
+        let details = ContactDetails {
+            name: "Jane\rBcc: eve@example.com".into(),
+            email: record.email,
+            phone: record.phone,
+            company: record.company,
+            position: record.position,
+        };
+        store
+            .update_client(
+                record.owner,
+                record.id,
+                details,
+                Texts { summary: record.summary, next_steps: record.next_steps },
+            )
+            .unwrap();
     }
     let again = crate::harness::spawn_with(&app.data_dir, &["--http"]).unwrap();
     let mut ana = Browser::new(&again.url).with_cookie(ana.cookie.clone());

@@ -151,7 +151,12 @@ fn part(target: Target) -> impl Strategy<Value = Part> {
         Just(Some("application/x-sh")),
         Just(Some("multipart/mixed; boundary=inner")),
     ];
-    (name, filename(), content_type, content(target)).prop_map(|(name, filename, content_type, content)| Part { name, filename, content_type, content })
+    (name, filename(), content_type, content(target)).prop_map(|(name, filename, content_type, content)| Part {
+        name,
+        filename,
+        content_type,
+        content,
+    })
 }
 
 fn case() -> impl Strategy<Value = Case> {
@@ -192,7 +197,12 @@ fn case_for(target: Target) -> impl Strategy<Value = Case> {
 
 /// A quarter of a second of 16 kHz speech-like tone, as the recorder makes.
 fn wav() -> Vec<u8> {
-    let spec = hound::WavSpec { channels: 1, sample_rate: 16_000, bits_per_sample: 16, sample_format: hound::SampleFormat::Int };
+    let spec = hound::WavSpec {
+        channels: 1,
+        sample_rate: 16_000,
+        bits_per_sample: 16,
+        sample_format: hound::SampleFormat::Int,
+    };
     let mut out = std::io::Cursor::new(Vec::new());
     let mut writer = hound::WavWriter::new(&mut out, spec).unwrap();
     for i in 0..4000 {
@@ -204,7 +214,9 @@ fn wav() -> Vec<u8> {
 
 /// A small card-shaped photo: paper with a few dark bars of "text".
 fn jpeg() -> Vec<u8> {
-    let image = image::GrayImage::from_fn(105, 60, |x, y| image::Luma([if (10..95).contains(&x) && y % 12 < 4 && y > 8 { 30 } else { 235 }]));
+    let image = image::GrayImage::from_fn(105, 60, |x, y| {
+        image::Luma([if (10..95).contains(&x) && y % 12 < 4 && y > 8 { 30 } else { 235 }])
+    });
     let mut out = std::io::Cursor::new(Vec::new());
     image::DynamicImage::ImageLuma8(image).write_to(&mut out, image::ImageFormat::Jpeg).unwrap();
     out.into_inner()
@@ -274,7 +286,8 @@ fn body(case: &Case, wav: &[u8], jpeg: &[u8]) -> Vec<u8> {
     match case.framing {
         Framing::CutAt(at) => body.truncate(at.index(body.len() + 1)),
         Framing::DropCrlf(at) => {
-            let crlfs: Vec<usize> = body.windows(2).enumerate().filter(|(_, w)| *w == b"\r\n").map(|(i, _)| i).collect();
+            let crlfs: Vec<usize> =
+                body.windows(2).enumerate().filter(|(_, w)| *w == b"\r\n").map(|(i, _)| i).collect();
             if !crlfs.is_empty() {
                 let i = crlfs[at.index(crlfs.len())];
                 body.drain(i..i + 2);
@@ -297,7 +310,9 @@ fn body(case: &Case, wav: &[u8], jpeg: &[u8]) -> Vec<u8> {
 fn content_type(case: &Case) -> Option<String> {
     let b = &case.boundary;
     match case.header {
-        Header::Multipart if b.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c)) => Some(format!("multipart/form-data; boundary={b}")),
+        Header::Multipart if b.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c)) => {
+            Some(format!("multipart/form-data; boundary={b}"))
+        }
         Header::Multipart | Header::Quoted => Some(format!("multipart/form-data; boundary=\"{b}\"")),
         Header::Unquoted => Some(format!("multipart/form-data; boundary={b}")),
         Header::NoBoundary => Some("multipart/form-data".to_owned()),
@@ -352,23 +367,33 @@ fn mutated_uploads_get_a_json_4xx_or_are_stored_and_the_server_stays_up() {
             Target::Recording => format!("/api/clients/{id}/recording"),
             Target::Card => "/api/business-card/scan".to_owned(),
         };
-        let mut req = client().post(format!("{}{path}", app.url)).header("Cookie", format!("debrief_session={cookie}")).header("Origin", &app.url);
+        let mut req = client()
+            .post(format!("{}{path}", app.url))
+            .header("Cookie", format!("debrief_session={cookie}"))
+            .header("Origin", &app.url);
         if let Some(content_type) = content_type(&case) {
             req = req.header("Content-Type", content_type);
         }
-        let mut res = req.send(&body(&case, &wav, &jpeg)[..]).map_err(|e| TestCaseError::fail(format!("no answer: {e}")))?;
+        let mut res =
+            req.send(&body(&case, &wav, &jpeg)[..]).map_err(|e| TestCaseError::fail(format!("no answer: {e}")))?;
         let status = res.status().as_u16();
         let text = res.body_mut().read_to_string().unwrap_or_default();
         prop_assert!(status < 500, "{status}: {text}");
         if status >= 400 {
-            let json: Value = serde_json::from_str(&text).map_err(|e| TestCaseError::fail(format!("{status} without JSON ({e}): {text}")))?;
+            let json: Value = serde_json::from_str(&text)
+                .map_err(|e| TestCaseError::fail(format!("{status} without JSON ({e}): {text}")))?;
             prop_assert!(json["message"].is_string(), "{}: {}", status, text);
         }
         prop_assert!(!text.to_lowercase().contains(MARK), "the reply repeats the file's name: {}", text);
         if status == 200 && case.target == Target::Recording && matches!(case.framing, Framing::Intact) {
             let stored = case.parts.iter().find(|p| p.name.as_deref() == Some("recording")).unwrap();
             let json: Value = serde_json::from_str(&text).unwrap();
-            prop_assert_eq!(json["size"].as_u64(), Some(bytes_of(&stored.content, &wav, &jpeg).len() as u64), "{}", text);
+            prop_assert_eq!(
+                json["size"].as_u64(),
+                Some(bytes_of(&stored.content, &wav, &jpeg).len() as u64),
+                "{}",
+                text
+            );
         }
         Ok(())
     });

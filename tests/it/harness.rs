@@ -52,7 +52,10 @@ pub fn spawn_with(data_dir: &Path, args: &[&str]) -> Result<TestApp, String> {
         .expect("the binary runs");
     let output = Arc::new(Mutex::new(Vec::new()));
     let (ready_tx, ready_rx) = mpsc::channel();
-    for stream in [Box::new(child.stdout.take().unwrap()) as Box<dyn std::io::Read + Send>, Box::new(child.stderr.take().unwrap())] {
+    for stream in [
+        Box::new(child.stdout.take().unwrap()) as Box<dyn std::io::Read + Send>,
+        Box::new(child.stderr.take().unwrap()),
+    ] {
         let output = output.clone();
         let ready_tx = ready_tx.clone();
         std::thread::spawn(move || {
@@ -156,7 +159,9 @@ pub fn status_before_body(base: &str, path: &str, cookie: &str, content_type: &s
 /// The real models and speech fetched by `scripts/test-models`; a test that
 /// needs them fails (never skips) when they are missing.
 pub fn test_models() -> PathBuf {
-    let dir = std::env::var_os("DEBRIEF_TEST_MODELS").map(PathBuf::from).unwrap_or_else(|| "/var/cache/debrief/models".into());
+    let dir = std::env::var_os("DEBRIEF_TEST_MODELS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| "/var/cache/debrief/models".into());
     assert!(dir.join("librivox").is_dir(), "test models missing in {}: run scripts/test-models", dir.display());
     dir
 }

@@ -124,8 +124,11 @@ fn without_a_local_authority_there_is_nothing_to_install() {
     let (cert_path, key_path) = (dir.path().join("own.pem"), dir.path().join("own.key"));
     std::fs::write(&cert_path, cert.pem()).unwrap();
     std::fs::write(&key_path, key.serialize_pem()).unwrap();
-    let own = spawn_with(&dir.path().join("data"), &["--tls-cert", cert_path.to_str().unwrap(), "--tls-key", key_path.to_str().unwrap()])
-        .unwrap();
+    let own = spawn_with(
+        &dir.path().join("data"),
+        &["--tls-cert", cert_path.to_str().unwrap(), "--tls-key", key_path.to_str().unwrap()],
+    )
+    .unwrap();
     let agent = agent_trusting(cert.pem().as_bytes());
     assert_eq!(json(&agent, &format!("{}/api/install", own.url))["localCa"], serde_json::Value::Null);
     assert_eq!(agent.get(format!("{}/ca.mobileconfig", own.url)).call().unwrap().status(), 404);

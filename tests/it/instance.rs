@@ -58,7 +58,12 @@ fn doctor_opens_the_database_itself_when_no_server_runs() {
     let report = text(&out.stdout);
     assert!(out.status.success(), "{report}{}", text(&out.stderr));
     assert!(report.contains("stopped"), "{report}");
-    assert!(report.lines().any(|l| l.starts_with("database") && l.contains("ok") && l.contains(&format!("schema {}", debrief::store::SCHEMA_VERSION))), "{report}");
+    assert!(
+        report.lines().any(|l| l.starts_with("database")
+            && l.contains("ok")
+            && l.contains(&format!("schema {}", debrief::store::SCHEMA_VERSION))),
+        "{report}"
+    );
 }
 
 #[test]

@@ -26,7 +26,15 @@ pub fn models_folder(items: &[&str]) -> tempfile::TempDir {
 }
 
 pub fn import(models: &Path, what: &Path) {
-    let out = Command::new(BIN).args(["models", "import"]).arg(what).arg("--models-dir").arg(models).arg("--data-dir").arg(models.join("data")).output().unwrap();
+    let out = Command::new(BIN)
+        .args(["models", "import"])
+        .arg(what)
+        .arg("--models-dir")
+        .arg(models)
+        .arg("--data-dir")
+        .arg(models.join("data"))
+        .output()
+        .unwrap();
     assert!(out.status.success(), "import of {} failed: {}{}", what.display(), text(&out.stdout), text(&out.stderr));
 }
 
@@ -69,8 +77,13 @@ struct Event {
 
 /// Reads the event stream until a `client` event (results written) arrives.
 fn watch_until_saved(base: &str, cookie: &str, id: u64, timeout: Duration) -> Vec<Event> {
-    let agent = ureq::Agent::config_builder().http_status_as_error(false).timeout_global(Some(timeout)).build().new_agent();
-    let res = agent.get(format!("{base}/api/clients/{id}/events")).header("Cookie", format!("debrief_session={cookie}")).call().unwrap();
+    let agent =
+        ureq::Agent::config_builder().http_status_as_error(false).timeout_global(Some(timeout)).build().new_agent();
+    let res = agent
+        .get(format!("{base}/api/clients/{id}/events"))
+        .header("Cookie", format!("debrief_session={cookie}"))
+        .call()
+        .unwrap();
     assert_eq!(res.status().as_u16(), 200);
     assert_eq!(res.headers()["content-type"], "text/event-stream");
     let mut events = Vec::new();
@@ -82,7 +95,10 @@ fn watch_until_saved(base: &str, cookie: &str, id: u64, timeout: Duration) -> Ve
         } else if let Some(value) = line.strip_prefix("data:") {
             data.push_str(value.trim());
         } else if line.is_empty() && !data.is_empty() {
-            let event = Event { name: std::mem::take(&mut name), data: serde_json::from_str(&std::mem::take(&mut data)).unwrap() };
+            let event = Event {
+                name: std::mem::take(&mut name),
+                data: serde_json::from_str(&std::mem::take(&mut data)).unwrap(),
+            };
             let saved = event.name == "client";
             events.push(event);
             if saved {
@@ -109,9 +125,14 @@ fn a_spoken_meeting_becomes_a_transcript_summary_and_next_steps_on_the_open_page
 
     let events = watch_until_saved(&app.url, user.cookie.as_deref().unwrap(), id, Duration::from_secs(300));
 
-    let statuses: Vec<&str> = events.iter().filter(|e| e.name == "job").map(|e| e.data["status"].as_str().unwrap_or("none")).collect();
+    let statuses: Vec<&str> =
+        events.iter().filter(|e| e.name == "job").map(|e| e.data["status"].as_str().unwrap_or("none")).collect();
     assert!(statuses.contains(&"transcribing") && statuses.contains(&"summarising"), "{statuses:?}");
-    let progress: Vec<u64> = events.iter().filter(|e| e.data["status"] == "transcribing").filter_map(|e| e.data["progress"].as_u64()).collect();
+    let progress: Vec<u64> = events
+        .iter()
+        .filter(|e| e.data["status"] == "transcribing")
+        .filter_map(|e| e.data["progress"].as_u64())
+        .collect();
     assert!(progress.windows(2).all(|w| w[0] <= w[1]), "progress went back: {progress:?}");
     let client = &events.last().unwrap().data;
     let transcript = client["transcription"].as_str().unwrap().to_lowercase();
@@ -175,7 +196,10 @@ fn a_job_waits_for_a_missing_model_and_resumes_when_one_is_imported() {
     let models = tempfile::tempdir().unwrap();
     let data = tempfile::tempdir().unwrap();
     let app = serve(data.path(), models.path(), &[]);
-    let (mut user, id) = client_with_recording(&app, &spoken("Maria will call the supplier on Monday about the delivery dates.", "en-us"));
+    let (mut user, id) = client_with_recording(
+        &app,
+        &spoken("Maria will call the supplier on Monday about the delivery dates.", "en-us"),
+    );
     let client = wait_for_status(&mut user, id, &["waiting_for_model"], Duration::from_secs(30));
     let reason = client["job"]["error"].as_str().unwrap();
     assert!(reason.contains("debrief models import"), "{reason}");
@@ -195,7 +219,10 @@ fn retry_and_regenerate_follow_the_job_state_and_the_owner() {
     let models = models_folder(&["whisper-tiny.en-ct2"]);
     let data = tempfile::tempdir().unwrap();
     let app = serve(data.path(), models.path(), &["--summariser", "lexical"]);
-    let (mut user, id) = client_with_recording(&app, &spoken("We agreed that Tom will prepare the contract draft before the end of the month.", "en-us"));
+    let (mut user, id) = client_with_recording(
+        &app,
+        &spoken("We agreed that Tom will prepare the contract draft before the end of the month.", "en-us"),
+    );
     let mut stranger = signed_in_user(&app.url, "stranger@example.com", PASSWORD);
     let client = wait_for_status(&mut user, id, &["done"], Duration::from_secs(120));
     let summary = client["summary"].as_str().unwrap().to_owned();
@@ -227,7 +254,12 @@ fn a_recording_the_engines_cannot_read_fails_its_job_with_a_reason() {
     let app = serve(data.path(), models.path(), &[]);
     // A well-formed WAV passes the upload check, but no microphone records
     // at 1 MHz: reading it for transcription must fail cleanly.
-    let spec = hound::WavSpec { channels: 1, sample_rate: 1_000_000, bits_per_sample: 16, sample_format: hound::SampleFormat::Int };
+    let spec = hound::WavSpec {
+        channels: 1,
+        sample_rate: 1_000_000,
+        bits_per_sample: 16,
+        sample_format: hound::SampleFormat::Int,
+    };
     let mut wav = std::io::Cursor::new(Vec::new());
     let mut writer = hound::WavWriter::new(&mut wav, spec).unwrap();
     (0..100_000).for_each(|i| writer.write_sample((i % 200) as i16).unwrap());
@@ -246,10 +278,21 @@ fn without_libvosk_the_server_starts_and_doctor_names_what_is_missing() {
     let data = tempfile::tempdir().unwrap();
     let app = serve(data.path(), models.path(), &["--asr", "vosk"]);
     assert!(app.printed().contains("ready: "));
-    let out = Command::new(BIN).arg("doctor").arg("--data-dir").arg(data.path()).arg("--models-dir").arg(models.path()).env("LD_LIBRARY_PATH", "").output().unwrap();
+    let out = Command::new(BIN)
+        .arg("doctor")
+        .arg("--data-dir")
+        .arg(data.path())
+        .arg("--models-dir")
+        .arg(models.path())
+        .env("LD_LIBRARY_PATH", "")
+        .output()
+        .unwrap();
     let report = text(&out.stdout);
     let line = |part: &str| report.lines().find(|l| l.starts_with(part)).unwrap_or_default().to_owned();
-    assert!(line("libvosk").contains("missing") && line("libvosk").contains("debrief models install libvosk"), "{report}");
+    assert!(
+        line("libvosk").contains("missing") && line("libvosk").contains("debrief models install libvosk"),
+        "{report}"
+    );
     assert!(line("speech").contains("missing"), "{report}");
     assert!(line("summary").contains("lexical"), "{report}");
 }

@@ -7,8 +7,8 @@ mod smtp;
 mod speech;
 
 mod accounts;
-mod audio;
 mod admin;
+mod audio;
 mod bench_peers;
 mod cards;
 mod clients;

@@ -8,7 +8,6 @@ mod import;
 mod install;
 mod mirror;
 
-
 use serde_json::{Value, json};
 
 use crate::harness::{cli, text};
@@ -22,19 +21,13 @@ fn list_shows_installed_and_known_models_also_as_json() {
     let source = temp.path().join("vosk-model-test-0.1");
     write_tree(&source, &vosk_files());
     let data_dir = temp.path().join("data");
-    assert!(
-        import(&data_dir, &[source.to_str().unwrap()])
-            .status
-            .success()
-    );
+    assert!(import(&data_dir, &[source.to_str().unwrap()]).status.success());
 
     let table = models(&data_dir, &catalog, &["list"]);
     assert!(table.status.success(), "{}", text(&table.stderr));
     let table = text(&table.stdout);
     assert!(
-        table.contains("vosk-model-test-0.1")
-            && table.contains("vosk-test")
-            && table.contains("installed"),
+        table.contains("vosk-model-test-0.1") && table.contains("vosk-test") && table.contains("installed"),
         "{table}"
     );
 
@@ -42,10 +35,7 @@ fn list_shows_installed_and_known_models_also_as_json() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let list: Value = serde_json::from_slice(&out.stdout).unwrap();
     let installed = &list["installed"][0];
-    assert_eq!(
-        (installed["kind"].as_str(), installed["name"].as_str()),
-        (Some("vosk"), Some("vosk-model-test-0.1"))
-    );
+    assert_eq!((installed["kind"].as_str(), installed["name"].as_str()), (Some("vosk"), Some("vosk-model-test-0.1")));
     assert_eq!(installed["complete"], json!(true));
     let size: usize = vosk_files().iter().map(|(_, b)| b.len()).sum();
     assert_eq!(installed["size_bytes"], json!(size));
@@ -53,13 +43,7 @@ fn list_shows_installed_and_known_models_also_as_json() {
     assert_eq!(known["name"], json!("vosk-test"));
     assert_eq!(known["to"], json!("vosk/vosk-model-test-0.1"));
     assert_eq!(known["download_bytes"], json!(archive.len()));
-    assert_eq!(
-        (
-            known["installed"].clone(),
-            known["suits_this_machine"].clone()
-        ),
-        (json!(true), json!(true))
-    );
+    assert_eq!((known["installed"].clone(), known["suits_this_machine"].clone()), (json!(true), json!(true)));
 }
 
 #[test]
@@ -69,34 +53,15 @@ fn the_built_in_catalogue_offers_the_production_models_for_this_machine() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let list: Value = serde_json::from_slice(&out.stdout).unwrap();
     let catalog = list["catalog"].as_array().unwrap();
-    let named = |name: &str| {
-        catalog
-            .iter()
-            .filter(|e| e["name"] == json!(name))
-            .collect::<Vec<_>>()
-    };
+    let named = |name: &str| catalog.iter().filter(|e| e["name"] == json!(name)).collect::<Vec<_>>();
 
     let libvosk = named("libvosk");
     assert_eq!(libvosk.len(), 2);
-    let here = libvosk
-        .iter()
-        .filter(|e| e["suits_this_machine"] == json!(true))
-        .count();
-    assert_eq!(
-        here,
-        usize::from(matches!(std::env::consts::ARCH, "x86_64" | "aarch64"))
-    );
-    for name in [
-        "vosk-small-en-us",
-        "all-minilm-l6-v2",
-        "smollm2-360m-instruct",
-    ] {
+    let here = libvosk.iter().filter(|e| e["suits_this_machine"] == json!(true)).count();
+    assert_eq!(here, usize::from(matches!(std::env::consts::ARCH, "x86_64" | "aarch64")));
+    for name in ["vosk-small-en-us", "all-minilm-l6-v2", "smollm2-360m-instruct"] {
         assert_eq!(named(name)[0]["verifiable"], json!(true), "{name}");
     }
-    assert_eq!(
-        named("whisper-tiny.en")[0]["verifiable"],
-        json!(false),
-        "no published checksum for its small files"
-    );
+    assert_eq!(named("whisper-tiny.en")[0]["verifiable"], json!(false), "no published checksum for its small files");
     assert_eq!(list["installed"], json!([]));
 }

@@ -57,7 +57,11 @@ fn a_reset_sent_through_smtp_sets_a_new_password_from_the_emailed_link() {
     let mut anyone = Browser::new(&app.url);
     assert_eq!(anyone.post("/api/auth/reset-password", json!({"email": "Reset@Example.com"})).status, 200);
     let message = wait_for(|| smtp.messages().into_iter().next());
-    assert!(message.contains("To: \"Ana Lopez\" <reset@example.com>") || message.contains("To: Ana Lopez <reset@example.com>"), "{message}");
+    assert!(
+        message.contains("To: \"Ana Lopez\" <reset@example.com>")
+            || message.contains("To: Ana Lopez <reset@example.com>"),
+        "{message}"
+    );
     assert!(message.contains("X-RcptTo: reset@example.com"), "{message}");
     assert!(message.contains(&format!("{}/reset-password?token=", app.url)), "the link uses the public URL: {message}");
     let token = link_in(&message);
@@ -65,7 +69,8 @@ fn a_reset_sent_through_smtp_sets_a_new_password_from_the_emailed_link() {
     let done = anyone.post("/api/auth/reset-password/confirm", new_password(&token, "a brand new password"));
     assert_eq!(done.status, 200, "{}", done.text);
     assert_eq!(phone.get("/api/auth/me").status, 401, "every session ends with a reset");
-    let signed_in = anyone.post("/api/auth/login", json!({"email": "reset@example.com", "password": "a brand new password"}));
+    let signed_in =
+        anyone.post("/api/auth/login", json!({"email": "reset@example.com", "password": "a brand new password"}));
     assert_eq!(signed_in.status, 200);
 }
 
@@ -78,10 +83,14 @@ fn the_emailed_reset_token_is_43_url_safe_characters() {
     // Read up to the end of the link, not just its URL-safe part, so that
     // any other character in the token shows.
     let unfolded = unfold(&message);
-    let rest = &unfolded[unfolded.find("/reset-password?token=").expect("a reset link") + "/reset-password?token=".len()..];
+    let rest =
+        &unfolded[unfolded.find("/reset-password?token=").expect("a reset link") + "/reset-password?token=".len()..];
     let token: String = rest.chars().take_while(|c| !c.is_whitespace() && !"\"'<>&".contains(*c)).collect();
     // 43 base64url characters carry 256 random bits.
-    assert!(token.len() == 43 && token.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_'), "{token:?}");
+    assert!(
+        token.len() == 43 && token.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_'),
+        "{token:?}"
+    );
 }
 
 #[test]
@@ -150,22 +159,34 @@ fn the_cli_prints_a_working_reset_link_while_the_server_runs_and_when_it_does_no
     let link = crate::harness::text(&out.stdout).trim().to_owned();
     assert!(link.starts_with(&format!("{}/reset-password?token=", app.url)), "{link}");
     let mut anyone = Browser::new(&app.url);
-    assert_eq!(anyone.post("/api/auth/reset-password/confirm", new_password(&link_in(&link), "set from the cli")).status, 200);
+    assert_eq!(
+        anyone.post("/api/auth/reset-password/confirm", new_password(&link_in(&link), "set from the cli")).status,
+        200
+    );
 
     let unknown = crate::harness::cli(&app.data_dir, &["user", "reset-password", "ghost@example.com"]);
     assert!(!unknown.status.success());
     assert!(crate::harness::text(&unknown.stderr).contains("no account"));
 
     assert!(app.terminate().success());
-    let out = crate::harness::cli(&app.data_dir, &["user", "reset-password", "cli@example.com", "--public-url", "https://debrief.example.com"]);
+    let out = crate::harness::cli(
+        &app.data_dir,
+        &["user", "reset-password", "cli@example.com", "--public-url", "https://debrief.example.com"],
+    );
     assert!(out.status.success(), "{}", crate::harness::text(&out.stderr));
     let offline = crate::harness::text(&out.stdout).trim().to_owned();
     assert!(offline.starts_with("https://debrief.example.com/reset-password?token="), "{offline}");
 
     let again = crate::harness::spawn_with(&app.data_dir, &["--http"]).unwrap();
     let mut anyone = Browser::new(&again.url);
-    assert_eq!(anyone.post("/api/auth/reset-password/confirm", new_password(&link_in(&offline), "set offline")).status, 200);
-    assert_eq!(anyone.post("/api/auth/login", json!({"email": "cli@example.com", "password": "set offline"})).status, 200);
+    assert_eq!(
+        anyone.post("/api/auth/reset-password/confirm", new_password(&link_in(&offline), "set offline")).status,
+        200
+    );
+    assert_eq!(
+        anyone.post("/api/auth/login", json!({"email": "cli@example.com", "password": "set offline"})).status,
+        200
+    );
 }
 
 #[test]
@@ -201,7 +222,8 @@ fn a_reset_email_the_mail_server_refuses_is_logged_without_its_token() {
     let log = wait_for(|| Some(app.printed()).filter(|p| p.contains("sending a password-reset email")));
     assert!(!log.contains("token="), "{log}");
     // No run of 43 URL-safe characters (a token) anywhere in the log.
-    let longest_run = log.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_')).map(str::len).max().unwrap_or(0);
+    let longest_run =
+        log.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_')).map(str::len).max().unwrap_or(0);
     assert!(longest_run < 43, "{log}");
 }
 
@@ -210,7 +232,8 @@ fn a_flood_of_reset_requests_sends_three_emails_and_answers_every_one_alike() {
     let app = spawn_app();
     signed_in_user(&app.url, "flooded@example.com", PASSWORD);
     let mut anyone = Browser::new(&app.url);
-    let answers: Vec<_> = (0..6).map(|_| anyone.post("/api/auth/reset-password", json!({"email": "flooded@example.com"}))).collect();
+    let answers: Vec<_> =
+        (0..6).map(|_| anyone.post("/api/auth/reset-password", json!({"email": "flooded@example.com"}))).collect();
     let unknown = anyone.post("/api/auth/reset-password", json!({"email": "ghost@example.com"}));
     for answer in &answers {
         assert_eq!((answer.status, &answer.text), (unknown.status, &unknown.text), "the limit tells nothing");

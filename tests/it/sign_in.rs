@@ -45,8 +45,16 @@ fn failures_from_one_address_block_it_even_for_other_accounts() {
     for n in 0..3 {
         assert_eq!(login_from(attacker, &app.url, &format!("guess{n}@example.com"), "guess"), 401);
     }
-    assert_eq!(login_from(attacker, &app.url, "victim@example.com", PASSWORD), 429, "the address is blocked, whatever the account");
-    assert_eq!(login_from(Ipv4Addr::new(127, 0, 0, 3), &app.url, "victim@example.com", PASSWORD), 200, "other addresses are not");
+    assert_eq!(
+        login_from(attacker, &app.url, "victim@example.com", PASSWORD),
+        429,
+        "the address is blocked, whatever the account"
+    );
+    assert_eq!(
+        login_from(Ipv4Addr::new(127, 0, 0, 3), &app.url, "victim@example.com", PASSWORD),
+        200,
+        "other addresses are not"
+    );
 }
 
 #[test]
@@ -58,7 +66,11 @@ fn failures_on_one_account_from_many_addresses_block_the_account() {
         assert_eq!(login_from(Ipv4Addr::new(127, 0, 0, last), &app.url, "target@example.com", "guess"), 401);
     }
     let fresh = Ipv4Addr::new(127, 0, 0, 5);
-    assert_eq!(login_from(fresh, &app.url, "target@example.com", PASSWORD), 429, "the account is blocked, whatever the address");
+    assert_eq!(
+        login_from(fresh, &app.url, "target@example.com", PASSWORD),
+        429,
+        "the account is blocked, whatever the address"
+    );
     assert_eq!(login_from(fresh, &app.url, "bystander@example.com", PASSWORD), 200, "other accounts are not");
 }
 
@@ -91,7 +103,12 @@ fn an_unknown_email_takes_as_long_as_a_wrong_password() {
     let first = login_medians(&app.url);
     // Other tests share the cores: only a difference seen twice counts.
     let second = if within(first) { first } else { login_medians(&app.url) };
-    assert!(within(second), "median wrong password {:?} vs unknown email {:?} (first try {first:?})", second.0, second.1);
+    assert!(
+        within(second),
+        "median wrong password {:?} vs unknown email {:?} (first try {first:?})",
+        second.0,
+        second.1
+    );
 }
 
 /// 99th percentile of `GET /api/health` over `samples` calls while
@@ -147,7 +164,8 @@ fn probing_signup_for_existing_accounts_is_throttled_like_password_guessing() {
     }
     let mut prober = Browser::new(&app.url);
     for n in 0..3 {
-        let taken = prober.post("/api/auth/signup", crate::browser::signup_form(&format!("member{n}@example.com"), PASSWORD));
+        let taken =
+            prober.post("/api/auth/signup", crate::browser::signup_form(&format!("member{n}@example.com"), PASSWORD));
         assert_eq!(taken.status, 409, "{}", taken.text);
     }
     let blocked = prober.post("/api/auth/signup", crate::browser::signup_form("newcomer@example.com", PASSWORD));

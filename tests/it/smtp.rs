@@ -15,8 +15,7 @@ pub struct SmtpServer {
 
 impl SmtpServer {
     pub fn start() -> Self {
-        let python = std::env::var("DEBRIEF_TEST_PYTHON")
-            .unwrap_or_else(|_| "python3".to_owned());
+        let python = std::env::var("DEBRIEF_TEST_PYTHON").unwrap_or_else(|_| "python3".to_owned());
         let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
         let maildir = tempfile::tempdir().unwrap();
         let mut child = Command::new(&python)

@@ -9,9 +9,19 @@ pub fn spoken(text: &str, voice: &str) -> Vec<u8> {
     let dir = tempfile::tempdir().unwrap();
     let raw = dir.path().join("raw.wav");
     let out = dir.path().join("speech.wav");
-    let spoke = Command::new("espeak-ng").args(["-v", voice, "-s", "150", "-w"]).arg(&raw).arg(text).status().expect("espeak-ng is installed");
+    let spoke = Command::new("espeak-ng")
+        .args(["-v", voice, "-s", "150", "-w"])
+        .arg(&raw)
+        .arg(text)
+        .status()
+        .expect("espeak-ng is installed");
     assert!(spoke.success());
-    let converted = Command::new("sox").arg(&raw).args(["-r", "16000", "-c", "1", "-b", "16"]).arg(&out).status().expect("sox is installed");
+    let converted = Command::new("sox")
+        .arg(&raw)
+        .args(["-r", "16000", "-c", "1", "-b", "16"])
+        .arg(&out)
+        .status()
+        .expect("sox is installed");
     assert!(converted.success());
     std::fs::read(out).unwrap()
 }
@@ -41,7 +51,12 @@ pub fn clips(models: &Path) -> Vec<std::path::PathBuf> {
 }
 
 fn wav(samples: &[i16]) -> Vec<u8> {
-    let spec = hound::WavSpec { channels: 1, sample_rate: 16_000, bits_per_sample: 16, sample_format: hound::SampleFormat::Int };
+    let spec = hound::WavSpec {
+        channels: 1,
+        sample_rate: 16_000,
+        bits_per_sample: 16,
+        sample_format: hound::SampleFormat::Int,
+    };
     let mut out = std::io::Cursor::new(Vec::new());
     let mut writer = hound::WavWriter::new(&mut out, spec).unwrap();
     for s in samples {

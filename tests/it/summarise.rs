@@ -7,7 +7,9 @@ use std::time::Instant;
 
 use debrief::models::ModelsDir;
 use debrief::summarise::llm::{answer_or_fallback, parse_answer};
-use debrief::summarise::{Summariser, SummariserChoice, SummariserOptions, SummariserStatus, Summary, EngineError, load};
+use debrief::summarise::{
+    EngineError, Summariser, SummariserChoice, SummariserOptions, SummariserStatus, Summary, load,
+};
 
 use crate::harness::{cli, test_models, text};
 
@@ -21,7 +23,8 @@ I will schedule a follow-up call with the finance team next week. \
 Anything else? No, I think that's it. Great, thanks everyone, have a good afternoon.";
 
 /// The key words of each commitment in [`SHORT_MEETING`].
-const SHORT_COMMITMENTS: [&[&str]; 2] = [&["sarah", "revised proposal", "friday"], &["schedule", "follow-up call", "finance team", "next week"]];
+const SHORT_COMMITMENTS: [&[&str]; 2] =
+    [&["sarah", "revised proposal", "friday"], &["schedule", "follow-up call", "finance team", "next week"]];
 
 /// A models folder in the layout Debrief installs, linking the test models.
 struct Models {
@@ -86,7 +89,12 @@ fn missed<'a>(summary: &Summary, commitments: impl IntoIterator<Item = &'a [&'a 
 fn timed(name: &str, summariser: &mut dyn Summariser, transcript: &str) -> Summary {
     let start = Instant::now();
     let summary = summarise(summariser, transcript);
-    println!("{name}: {} words in {:.2?}\nsummary: {}\nnext steps:", meeting::words(transcript), start.elapsed(), summary.summary);
+    println!(
+        "{name}: {} words in {:.2?}\nsummary: {}\nnext steps:",
+        meeting::words(transcript),
+        start.elapsed(),
+        summary.summary
+    );
     summary.next_steps.iter().for_each(|s| println!("  - {s}"));
     summary
 }
@@ -140,10 +148,17 @@ fn the_llm_summariser_runs_quantised_when_f32_weights_are_not_allowed() {
 
 #[test]
 fn next_steps_of_a_short_meeting_keep_each_commitment_and_skip_the_small_talk() {
-    for (choice, models) in [(SummariserChoice::Lexical, Models::empty()), (SummariserChoice::Embedding, Models::empty().with_embedding())] {
+    for (choice, models) in
+        [(SummariserChoice::Lexical, Models::empty()), (SummariserChoice::Embedding, Models::empty().with_embedding())]
+    {
         let summary = timed(&choice.to_string(), &mut *models.load(choice, &Default::default()), SHORT_MEETING);
         assert_eq!(missed(&summary, SHORT_COMMITMENTS), Vec::<&[&str]>::new(), "{choice}: {:?}", summary.next_steps);
-        assert_eq!(summary.next_steps.len(), 2, "{choice}: one step per commitment, none for small talk: {:?}", summary.next_steps);
+        assert_eq!(
+            summary.next_steps.len(),
+            2,
+            "{choice}: one step per commitment, none for small talk: {:?}",
+            summary.next_steps
+        );
         assert!(!summary.summary.is_empty(), "{choice}");
     }
 }
@@ -153,7 +168,9 @@ fn unpunctuated_asr_text_still_gets_a_summary_and_its_commitments() {
     let short = meeting::unpunctuated(SHORT_MEETING);
     let long = meeting::unpunctuated(&meeting::ninety_minutes());
     assert!(!long.contains(['.', ',', '?']));
-    for (choice, models) in [(SummariserChoice::Lexical, Models::empty()), (SummariserChoice::Embedding, Models::empty().with_embedding())] {
+    for (choice, models) in
+        [(SummariserChoice::Lexical, Models::empty()), (SummariserChoice::Embedding, Models::empty().with_embedding())]
+    {
         let mut summariser = models.load(choice, &Default::default());
         let summary = timed(&choice.to_string(), &mut *summariser, &short);
         assert!(summary.summary.split_whitespace().count() >= 6, "{choice}: {summary:?}");
@@ -176,7 +193,15 @@ fn the_summarise_command_prints_json_with_its_load_and_summarise_times() {
     let data = tempfile::tempdir().unwrap();
     let transcript = data.path().join("meeting.txt");
     std::fs::write(&transcript, SHORT_MEETING).unwrap();
-    let args = ["summarise", transcript.to_str().unwrap(), "--summariser", "embedding", "--json", "--models-dir", models.dir.path().to_str().unwrap()];
+    let args = [
+        "summarise",
+        transcript.to_str().unwrap(),
+        "--summariser",
+        "embedding",
+        "--json",
+        "--models-dir",
+        models.dir.path().to_str().unwrap(),
+    ];
     let out = cli(data.path(), &args);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let printed: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -194,7 +219,8 @@ fn an_explicit_choice_whose_model_is_missing_names_the_fix() {
         panic!("llm without a model must be Missing");
     };
     assert!(message.contains("debrief models install") && message.contains("debrief models import PATH"), "{message}");
-    let Err(EngineError::Missing(message)) = load(SummariserChoice::Embedding, &models.dir(), &Default::default()) else {
+    let Err(EngineError::Missing(message)) = load(SummariserChoice::Embedding, &models.dir(), &Default::default())
+    else {
         panic!("embedding without a model must be Missing");
     };
     assert!(message.contains("debrief models install all-minilm-l6-v2"), "{message}");
@@ -263,9 +289,13 @@ fn an_llm_answer_in_the_format_is_read_even_when_cut_short() {
                   NEXT STEPS:\n- Sarah sends the revised proposal by Friday.\n* Schedule a call with finance next week\n\nHope this helps!";
     let parsed = parse_answer(answer).unwrap();
     assert_eq!(parsed.summary, "The team reviewed the proposal. The client wants a lower price for phase two.");
-    assert_eq!(parsed.next_steps, ["Sarah sends the revised proposal by Friday", "Schedule a call with finance next week"]);
+    assert_eq!(
+        parsed.next_steps,
+        ["Sarah sends the revised proposal by Friday", "Schedule a call with finance next week"]
+    );
 
-    let cut = parse_answer("**Summary:** The meeting covered the budget and the hiring plan. The board wants the").unwrap();
+    let cut =
+        parse_answer("**Summary:** The meeting covered the budget and the hiring plan. The board wants the").unwrap();
     assert_eq!(cut.summary, "The meeting covered the budget and the hiring plan.");
     assert_eq!(cut.next_steps, Vec::<String>::new());
     let never: fn() -> (SummariserChoice, Box<dyn Summariser>) = || panic!("no fallback for a good answer");

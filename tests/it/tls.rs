@@ -53,15 +53,8 @@ fn the_server_certificate_is_one_ios_accepts() {
     assert!(days <= 825, "valid for {days} days");
     let eku = cert.extended_key_usage().unwrap().expect("an extended key usage").value;
     assert!(eku.server_auth);
-    let names: Vec<String> = cert
-        .subject_alternative_name()
-        .unwrap()
-        .unwrap()
-        .value
-        .general_names
-        .iter()
-        .map(|n| n.to_string())
-        .collect();
+    let names: Vec<String> =
+        cert.subject_alternative_name().unwrap().unwrap().value.general_names.iter().map(|n| n.to_string()).collect();
     assert!(names.iter().any(|n| n.contains("localhost")), "{names:?}");
 }
 
@@ -133,13 +126,17 @@ fn the_private_keys_are_readable_by_the_owner_only() {
 fn a_certificate_of_ones_own_is_served_as_given() {
     let dir = tempfile::tempdir().unwrap();
     let key = rcgen::KeyPair::generate().unwrap();
-    let cert = rcgen::CertificateParams::new(vec!["localhost".to_owned(), "127.0.0.1".to_owned()]).unwrap().self_signed(&key).unwrap();
+    let cert = rcgen::CertificateParams::new(vec!["localhost".to_owned(), "127.0.0.1".to_owned()])
+        .unwrap()
+        .self_signed(&key)
+        .unwrap();
     let cert_path = dir.path().join("own.pem");
     let key_path = dir.path().join("own.key");
     std::fs::write(&cert_path, cert.pem()).unwrap();
     std::fs::write(&key_path, key.serialize_pem()).unwrap();
     let data = dir.path().join("data");
-    let app = spawn_with(&data, &["--tls-cert", cert_path.to_str().unwrap(), "--tls-key", key_path.to_str().unwrap()]).unwrap();
+    let app = spawn_with(&data, &["--tls-cert", cert_path.to_str().unwrap(), "--tls-key", key_path.to_str().unwrap()])
+        .unwrap();
     let status = agent_trusting(cert.pem().as_bytes()).get(format!("{}/api/health", app.url)).call().unwrap().status();
     assert_eq!(status, 200);
     assert!(!data.join("tls/ca.pem").exists(), "no local authority is made when a certificate is given");

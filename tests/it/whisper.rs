@@ -22,11 +22,7 @@ fn converted() -> (tempfile::TempDir, Whisper) {
     let converted = started.elapsed();
     let started = Instant::now();
     let whisper = Whisper::load(dir.path()).expect("the converted model loads");
-    println!(
-        "convert {:.2} s, load {:.2} s",
-        converted.as_secs_f64(),
-        started.elapsed().as_secs_f64()
-    );
+    println!("convert {:.2} s, load {:.2} s", converted.as_secs_f64(), started.elapsed().as_secs_f64());
     (dir, whisper)
 }
 
@@ -38,17 +34,8 @@ fn clips() -> Vec<(Vec<f32>, String)> {
     fileids
         .lines()
         .map(|id| {
-            let line = references
-                .lines()
-                .find(|l| l.ends_with(&format!("({id})")))
-                .expect("a reference line");
-            let text = line
-                .trim_start_matches("<s>")
-                .split("</s>")
-                .next()
-                .unwrap_or_default()
-                .trim()
-                .to_owned();
+            let line = references.lines().find(|l| l.ends_with(&format!("({id})"))).expect("a reference line");
+            let text = line.trim_start_matches("<s>").split("</s>").next().unwrap_or_default().trim().to_owned();
             (read_wav(&dir.join(format!("{id}.wav"))), text)
         })
         .collect()
@@ -57,23 +44,13 @@ fn clips() -> Vec<(Vec<f32>, String)> {
 fn read_wav(path: &Path) -> Vec<f32> {
     let mut reader = hound::WavReader::open(path).unwrap();
     let spec = reader.spec();
-    assert_eq!(
-        (spec.sample_rate, spec.channels, spec.bits_per_sample),
-        (16_000, 1, 16),
-        "{}",
-        path.display()
-    );
-    reader
-        .samples::<i16>()
-        .map(|s| s.unwrap() as f32 / 32_768.0)
-        .collect()
+    assert_eq!((spec.sample_rate, spec.channels, spec.bits_per_sample), (16_000, 1, 16), "{}", path.display());
+    reader.samples::<i16>().map(|s| s.unwrap() as f32 / 32_768.0).collect()
 }
 
 fn transcribe(whisper: &mut Whisper, samples: &[f32]) -> (Transcript, Vec<u8>) {
     let mut reported = Vec::new();
-    let transcript = whisper
-        .transcribe(samples, &mut |p| reported.push(p))
-        .expect("transcribes");
+    let transcript = whisper.transcribe(samples, &mut |p| reported.push(p)).expect("transcribes");
     (transcript, reported)
 }
 
@@ -84,21 +61,14 @@ fn whisper_tiny_en_converted_from_ctranslate2_transcribes_librivox_within_five_p
     for (samples, reference) in clips() {
         let (transcript, reported) = transcribe(&mut whisper, &samples);
         let (e, n) = word_errors(&reference, &transcript.text);
-        println!(
-            "WER {:5.1} %  {:?}\n           ref {reference:?}",
-            100.0 * e as f64 / n as f64,
-            transcript.text
-        );
+        println!("WER {:5.1} %  {:?}\n           ref {reference:?}", 100.0 * e as f64 / n as f64, transcript.text);
         errors += e;
         words += n;
         assert_eq!(reported.last(), Some(&100));
         assert!(!transcript.segments.is_empty());
     }
     let wer = errors as f64 / words as f64;
-    println!(
-        "overall WER {:.1} % ({errors} errors in {words} words)",
-        100.0 * wer
-    );
+    println!("overall WER {:.1} % ({errors} errors in {words} words)", 100.0 * wer);
     assert!(wer <= 0.05, "WER {:.1} % is above 5 %", 100.0 * wer);
 }
 
@@ -122,54 +92,28 @@ fn whisper_keeps_five_percent_wer_and_rising_timestamps_across_30_second_windows
     assert!(seconds > 30.0);
 
     // Each window's encoder and decoder times, printed with --nocapture.
-    let _ = tracing_subscriber::fmt()
-        .with_max_level(tracing::Level::DEBUG)
-        .with_test_writer()
-        .try_init();
+    let _ = tracing_subscriber::fmt().with_max_level(tracing::Level::DEBUG).with_test_writer().try_init();
     let started = Instant::now();
     let (transcript, reported) = transcribe(&mut whisper, &samples);
     let elapsed = started.elapsed().as_secs_f64();
-    println!(
-        "{seconds:.1} s of audio in {elapsed:.2} s (real-time factor {:.3})",
-        elapsed / seconds
-    );
+    println!("{seconds:.1} s of audio in {elapsed:.2} s (real-time factor {:.3})", elapsed / seconds);
     for s in &transcript.segments {
         println!("  [{:6} – {:6} ms] {}", s.start_ms, s.end_ms, s.text);
     }
     let (errors, words) = word_errors(&reference, &transcript.text);
     let wer = errors as f64 / words as f64;
-    println!(
-        "WER {:.1} % ({errors} errors in {words} words)",
-        100.0 * wer
-    );
-    assert!(
-        wer <= 0.05,
-        "WER {:.1} % is above 5 %:\n{}",
-        100.0 * wer,
-        transcript.text
-    );
+    println!("WER {:.1} % ({errors} errors in {words} words)", 100.0 * wer);
+    assert!(wer <= 0.05, "WER {:.1} % is above 5 %:\n{}", 100.0 * wer, transcript.text);
 
     assert!(transcript.segments.len() >= 2);
     for pair in transcript.segments.windows(2) {
         assert!(pair[0].start_ms <= pair[0].end_ms, "{pair:?}");
-        assert!(
-            pair[0].end_ms <= pair[1].start_ms,
-            "segments overlap or go back: {pair:?}"
-        );
+        assert!(pair[0].end_ms <= pair[1].start_ms, "segments overlap or go back: {pair:?}");
     }
     let last = transcript.segments.last().unwrap();
-    assert!(
-        last.end_ms <= (seconds * 1000.0) as u64 && last.end_ms > 50_000,
-        "{last:?}"
-    );
-    assert!(
-        reported.windows(2).all(|p| p[0] <= p[1]),
-        "progress went back: {reported:?}"
-    );
-    assert!(
-        reported.len() >= 3 && reported.last() == Some(&100),
-        "{reported:?}"
-    );
+    assert!(last.end_ms <= (seconds * 1000.0) as u64 && last.end_ms > 50_000, "{last:?}");
+    assert!(reported.windows(2).all(|p| p[0] <= p[1]), "progress went back: {reported:?}");
+    assert!(reported.len() >= 3 && reported.last() == Some(&100), "{reported:?}");
 }
 
 #[test]
@@ -195,16 +139,8 @@ fn whisper_writes_nothing_for_forty_seconds_of_near_silence() {
 fn whisper_conversion_of_a_truncated_or_garbage_model_bin_fails_with_a_clear_error() {
     let original = std::fs::read(ct2_model().join("model.bin")).unwrap();
     for (what, bytes, expected) in [
-        (
-            "truncated",
-            original[..original.len() / 2].to_vec(),
-            "truncated",
-        ),
-        (
-            "garbage",
-            b"this is not a model at all, just some text".to_vec(),
-            "format version",
-        ),
+        ("truncated", original[..original.len() / 2].to_vec(), "truncated"),
+        ("garbage", b"this is not a model at all, just some text".to_vec(), "format version"),
         ("empty", Vec::new(), "truncated"),
     ] {
         let dir = tempfile::tempdir().unwrap();
@@ -215,18 +151,9 @@ fn whisper_conversion_of_a_truncated_or_garbage_model_bin_fails_with_a_clear_err
         let out = dir.path().join("out");
         let message = convert(dir.path(), &out).expect_err(what).to_string();
         println!("{what}: {message}");
-        assert!(
-            message.contains("model.bin") && message.contains(expected),
-            "{what}: {message}"
-        );
-        assert!(
-            !out.join("model.safetensors").exists(),
-            "{what}: nothing is written"
-        );
-        assert!(matches!(
-            EngineError::from(convert(dir.path(), &out).unwrap_err()),
-            EngineError::BadModel(_)
-        ));
+        assert!(message.contains("model.bin") && message.contains(expected), "{what}: {message}");
+        assert!(!out.join("model.safetensors").exists(), "{what}: nothing is written");
+        assert!(matches!(EngineError::from(convert(dir.path(), &out).unwrap_err()), EngineError::BadModel(_)));
     }
 }
 
@@ -235,10 +162,7 @@ fn whisper_model_folders_missing_a_file_report_missing() {
     let (dir, _) = converted();
     for file in ["config.json", "tokenizer.json", "model.safetensors"] {
         let partial = tempfile::tempdir().unwrap();
-        for other in ["config.json", "tokenizer.json", "model.safetensors"]
-            .iter()
-            .filter(|&&f| f != file)
-        {
+        for other in ["config.json", "tokenizer.json", "model.safetensors"].iter().filter(|&&f| f != file) {
             std::fs::hard_link(dir.path().join(other), partial.path().join(other)).unwrap();
         }
         match Whisper::load(partial.path()) {
@@ -248,9 +172,7 @@ fn whisper_model_folders_missing_a_file_report_missing() {
         }
     }
     let empty = tempfile::tempdir().unwrap();
-    assert!(
-        matches!(convert(empty.path(), &empty.path().join("out")), Err(e) if e.to_string().contains("is missing"))
-    );
+    assert!(matches!(convert(empty.path(), &empty.path().join("out")), Err(e) if e.to_string().contains("is missing")));
     assert!(matches!(
         EngineError::from(convert(empty.path(), &empty.path().join("out")).unwrap_err()),
         EngineError::Missing(_)
@@ -305,13 +227,7 @@ fn normalise(text: &str) -> Vec<String> {
         .iter()
         .enumerate()
         .filter(|&(i, &c)| !(c == ',' && i > 0 && digit_at(i - 1) && digit_at(i + 1)))
-        .map(|(_, &c)| {
-            if c.is_alphanumeric() || c == '\'' || c.is_whitespace() {
-                c
-            } else {
-                ' '
-            }
-        })
+        .map(|(_, &c)| if c.is_alphanumeric() || c == '\'' || c.is_whitespace() { c } else { ' ' })
         .collect();
     cleaned
         .split_whitespace()
@@ -351,34 +267,20 @@ fn number_words(n: u64) -> String {
         "eighteen",
         "nineteen",
     ];
-    const TENS: [&str; 10] = [
-        "", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety",
-    ];
-    const SCALES: [(u64, &str); 4] = [
-        (1_000_000_000_000, "trillion"),
-        (1_000_000_000, "billion"),
-        (1_000_000, "million"),
-        (1_000, "thousand"),
-    ];
+    const TENS: [&str; 10] = ["", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"];
+    const SCALES: [(u64, &str); 4] =
+        [(1_000_000_000_000, "trillion"), (1_000_000_000, "billion"), (1_000_000, "million"), (1_000, "thousand")];
     if let Some(&(scale, name)) = SCALES.iter().find(|(s, _)| n >= *s) {
         let rest = n % scale;
         let head = format!("{} {name}", number_words(n / scale));
-        return if rest == 0 {
-            head
-        } else {
-            format!("{head} {}", number_words(rest))
-        };
+        return if rest == 0 { head } else { format!("{head} {}", number_words(rest)) };
     }
     match n {
         0..20 => ONES[n as usize].to_owned(),
         20..100 if n.is_multiple_of(10) => TENS[n as usize / 10].to_owned(),
         20..100 => format!("{} {}", TENS[n as usize / 10], ONES[n as usize % 10]),
         _ if n.is_multiple_of(100) => format!("{} hundred", ONES[n as usize / 100]),
-        _ => format!(
-            "{} hundred {}",
-            ONES[n as usize / 100],
-            number_words(n % 100)
-        ),
+        _ => format!("{} hundred {}", ONES[n as usize / 100], number_words(n % 100)),
     }
 }
 

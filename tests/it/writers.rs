@@ -47,7 +47,8 @@ fn at_once<T: Send>(work: impl Fn(usize) -> T + Sync) -> Vec<T> {
 }
 
 fn get_bytes(base: &str, cookie: &str, path: &str) -> (u16, Vec<u8>) {
-    let mut res = client().get(format!("{base}{path}")).header("Cookie", format!("debrief_session={cookie}")).call().unwrap();
+    let mut res =
+        client().get(format!("{base}{path}")).header("Cookie", format!("debrief_session={cookie}")).call().unwrap();
     (res.status().as_u16(), res.body_mut().read_to_vec().unwrap())
 }
 
@@ -61,7 +62,10 @@ fn thirty_two_writers_creating_clients_at_once_each_keep_a_client_of_their_own()
         (0..EACH)
             .map(|n| {
                 let name = format!("Writer {} Client {}", letters(i), letters(n));
-                let reply = user.post("/api/clients", json!({"clientData": {"name": name, "email": "c@client.example", "phone": "555 123 4567"}}));
+                let reply = user.post(
+                    "/api/clients",
+                    json!({"clientData": {"name": name, "email": "c@client.example", "phone": "555 123 4567"}}),
+                );
                 assert_eq!(reply.status, 201, "writer {i}, client {n}: {}", reply.text);
                 (reply.body["id"].as_u64().unwrap(), name)
             })
@@ -72,7 +76,8 @@ fn thirty_two_writers_creating_clients_at_once_each_keep_a_client_of_their_own()
     let ids: HashSet<u64> = made.iter().map(|(id, _)| *id).collect();
     assert_eq!(ids.len(), WRITERS * EACH, "every create got an id of its own");
     let mut user = Browser::new(&app.url).with_cookie(cookie);
-    let listed: HashSet<u64> = user.get("/api/clients").body.as_array().unwrap().iter().map(|c| c["id"].as_u64().unwrap()).collect();
+    let listed: HashSet<u64> =
+        user.get("/api/clients").body.as_array().unwrap().iter().map(|c| c["id"].as_u64().unwrap()).collect();
     assert_eq!(listed, ids, "the list holds exactly the acknowledged clients");
     for (id, name) in &made {
         let client = user.get(&format!("/api/clients/{id}"));
@@ -80,7 +85,8 @@ fn thirty_two_writers_creating_clients_at_once_each_keep_a_client_of_their_own()
     }
 }
 
-const TEMPLATE_FIELDS: [&str; 5] = ["fromName", "emailTitle", "firstContentSection", "secondContentSection", "thirdContentSection"];
+const TEMPLATE_FIELDS: [&str; 5] =
+    ["fromName", "emailTitle", "firstContentSection", "secondContentSection", "thirdContentSection"];
 
 #[test]
 fn thirty_two_admins_editing_template_fields_at_once_lose_no_update() {
@@ -158,7 +164,8 @@ fn thirty_two_writers_changing_different_parts_of_one_client_at_once_lose_no_upd
                 }
                 Part::Photo => {
                     let png = photo(&mut rng);
-                    let reply = user.post(&format!("/api/clients/{id}/photo"), json!({"photo": crate::harness::data_url(&png)}));
+                    let reply = user
+                        .post(&format!("/api/clients/{id}/photo"), json!({"photo": crate::harness::data_url(&png)}));
                     assert_eq!(reply.status, 200, "{what}: {}", reply.text);
                     sha(&png)
                 }
@@ -175,7 +182,8 @@ fn thirty_two_writers_changing_different_parts_of_one_client_at_once_lose_no_upd
     });
 
     let client = owner.get(&format!("/api/clients/{id}")).body;
-    let candidates = |part: usize| -> Vec<&str> { (part..WRITERS).step_by(PARTS.len()).map(|i| last[i].as_str()).collect() };
+    let candidates =
+        |part: usize| -> Vec<&str> { (part..WRITERS).step_by(PARTS.len()).map(|i| last[i].as_str()).collect() };
     let photo_sha = sha(&{
         let (status, bytes) = get_bytes(&app.url, &cookie, client["photoUrl"].as_str().expect("a photo"));
         assert_eq!(status, 200);
@@ -194,7 +202,11 @@ fn thirty_two_writers_changing_different_parts_of_one_client_at_once_lose_no_upd
         ("recording", &recording_sha),
     ];
     for (part, (name, value)) in seen.iter().enumerate() {
-        assert!(candidates(part).contains(value), "{name} is {value:?}, none of its writers' last values {:?}", candidates(part));
+        assert!(
+            candidates(part).contains(value),
+            "{name} is {value:?}, none of its writers' last values {:?}",
+            candidates(part)
+        );
     }
     for key in ["name", "email", "phone", "company", "position"] {
         assert_eq!(client[key], contact[key], "{key}");

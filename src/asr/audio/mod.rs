@@ -40,10 +40,7 @@ pub fn read_wav_file(path: &Path) -> Result<Vec<f32>, AudioError> {
 /// meeting is still worth a transcript. A header that ends early or makes
 /// no sense is an error.
 pub fn read_wav(reader: impl Read) -> Result<Vec<f32>, AudioError> {
-    let mut source = EndTracker {
-        inner: BufReader::with_capacity(1 << 16, reader),
-        ended: false,
-    };
+    let mut source = EndTracker { inner: BufReader::with_capacity(1 << 16, reader), ended: false };
     let mut wav = match hound::WavReader::new(&mut source) {
         Ok(wav) => wav,
         Err(e) => return Err(header_error(e, source.ended)),
@@ -142,11 +139,7 @@ impl<R: Read> Read for EndTracker<R> {
 }
 
 fn header_error(e: hound::Error, ended: bool) -> AudioError {
-    if ended {
-        AudioError::NotWav("it ends inside its header".into())
-    } else {
-        decode_error(e)
-    }
+    if ended { AudioError::NotWav("it ends inside its header".into()) } else { decode_error(e) }
 }
 
 fn decode_error(e: hound::Error) -> AudioError {
@@ -154,8 +147,7 @@ fn decode_error(e: hound::Error) -> AudioError {
         hound::Error::IoError(e) => return AudioError::Io(e),
         hound::Error::FormatError(reason) => reason.into(),
         hound::Error::Unsupported | hound::Error::TooWide | hound::Error::InvalidSampleFormat => {
-            "its audio encoding is not supported; it must be PCM (8 to 32-bit) or 32-bit float"
-                .into()
+            "its audio encoding is not supported; it must be PCM (8 to 32-bit) or 32-bit float".into()
         }
         hound::Error::UnfinishedSample => "it ends inside a sample".into(),
     })

@@ -46,9 +46,7 @@ impl Resampler {
         let cutoff = nyquist - transition / 2.0;
         // Kaiser's estimates of the length and shape that reach the
         // attenuation across that transition band.
-        let half =
-            ((ATTENUATION_DB - 7.95) / (2.285 * 2.0 * std::f64::consts::PI * transition) / 2.0)
-                .ceil() as usize;
+        let half = ((ATTENUATION_DB - 7.95) / (2.285 * 2.0 * std::f64::consts::PI * transition) / 2.0).ceil() as usize;
         let beta = 0.1102 * (ATTENUATION_DB - 8.7);
         let phases = per.min(MAX_PHASES);
         let mut filters = Vec::with_capacity(phases as usize * 2 * half);
@@ -70,17 +68,7 @@ impl Resampler {
 
     fn with_filters(step: u64, per: u64, phases: u64, taps: usize, filters: Vec<f32>) -> Self {
         let lead = (taps / 2).saturating_sub(1);
-        Self {
-            step,
-            per,
-            phases,
-            taps,
-            filters,
-            window: vec![0.0; lead],
-            start: 0,
-            received: 0,
-            next_output: 0,
-        }
+        Self { step, per, phases, taps, filters, window: vec![0.0; lead], start: 0, received: 0, next_output: 0 }
     }
 
     /// Takes the next input samples and appends every output they complete.
@@ -107,10 +95,7 @@ impl Resampler {
             }
             let from = (first - self.start) as usize;
             let row = phase as usize * self.taps;
-            out.push(dot(
-                &self.window[from..from + self.taps],
-                &self.filters[row..row + self.taps],
-            ));
+            out.push(dot(&self.window[from..from + self.taps], &self.filters[row..row + self.taps]));
             self.next_output += 1;
         }
         // Input before the next output's first tap is never needed again.
@@ -125,11 +110,7 @@ impl Resampler {
         let at = k * self.step;
         let (first, between) = (at / self.per, at % self.per);
         let phase = (between * self.phases + self.per / 2) / self.per;
-        if phase == self.phases {
-            (first + 1, 0)
-        } else {
-            (first, phase)
-        }
+        if phase == self.phases { (first + 1, 0) } else { (first, phase) }
     }
 }
 
@@ -138,12 +119,7 @@ impl Resampler {
 fn dot(a: &[f32], b: &[f32]) -> f32 {
     let mut lanes = [0.0f32; 8];
     let (a8, b8) = (a.chunks_exact(8), b.chunks_exact(8));
-    let tail: f32 = a8
-        .remainder()
-        .iter()
-        .zip(b8.remainder())
-        .map(|(x, y)| x * y)
-        .sum();
+    let tail: f32 = a8.remainder().iter().zip(b8.remainder()).map(|(x, y)| x * y).sum();
     for (x, y) in a8.zip(b8) {
         for ((lane, x), y) in lanes.iter_mut().zip(x).zip(y) {
             *lane += x * y;
@@ -153,11 +129,7 @@ fn dot(a: &[f32], b: &[f32]) -> f32 {
 }
 
 fn sinc(x: f64) -> f64 {
-    if x == 0.0 {
-        1.0
-    } else {
-        (std::f64::consts::PI * x).sin() / (std::f64::consts::PI * x)
-    }
+    if x == 0.0 { 1.0 } else { (std::f64::consts::PI * x).sin() / (std::f64::consts::PI * x) }
 }
 
 /// The Kaiser window at `x` in [-1, 1].

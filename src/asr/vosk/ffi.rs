@@ -78,11 +78,7 @@ impl VoskLib {
         // SAFETY: `vosk_set_log_level(int)` only stores the level in Kaldi's
         // global verbosity; any int is valid (below 0: no info messages).
         unsafe { (api.set_log_level)(-1) };
-        Ok(Arc::new(Self {
-            api,
-            location,
-            _library: library,
-        }))
+        Ok(Arc::new(Self { api, location, _library: library }))
     }
 
     /// Where the library was loaded from, for `debrief doctor`.
@@ -128,9 +124,7 @@ impl Model {
         // reads it; vosk_model_new catches every C++ exception and returns
         // null on failure, checked below.
         let raw = unsafe { (lib.api.model_new)(path.as_ptr()) };
-        NonNull::new(raw)
-            .map(|ptr| Self { ptr, lib })
-            .ok_or_else(bad)
+        NonNull::new(raw).map(|ptr| Self { ptr, lib }).ok_or_else(bad)
     }
 }
 
@@ -177,9 +171,7 @@ impl<'m> Recognizer<'m> {
         match unsafe { (self.api.accept_waveform_s)(self.ptr.as_ptr(), samples.as_ptr(), len) } {
             0 => Ok(false),
             1 => Ok(true),
-            _ => Err(EngineError::Engine(
-                "Vosk failed while decoding the recording.".into(),
-            )),
+            _ => Err(EngineError::Engine("Vosk failed while decoding the recording.".into())),
         }
     }
 

@@ -33,15 +33,11 @@ pub fn find_library(models: &ModelsDir) -> Result<Arc<VoskLib>, EngineError> {
     if installed.exists() {
         return open_library(&installed);
     }
-    match VoskLib::open(
-        OsStr::new(SYSTEM_LIBRARY),
-        format!("{SYSTEM_LIBRARY} (system library path)"),
-    ) {
+    match VoskLib::open(OsStr::new(SYSTEM_LIBRARY), format!("{SYSTEM_LIBRARY} (system library path)")) {
         Ok(lib) => Ok(lib),
-        Err(OpenError::Load(_)) => Err(not_installed(&format!(
-            "{} and {SYSTEM_LIBRARY} on the system's library path",
-            installed.display()
-        ))),
+        Err(OpenError::Load(_)) => {
+            Err(not_installed(&format!("{} and {SYSTEM_LIBRARY} on the system's library path", installed.display())))
+        }
         Err(OpenError::NotVosk(e)) => Err(not_vosk(SYSTEM_LIBRARY, &e)),
     }
 }
@@ -100,23 +96,14 @@ impl Vosk {
     /// A given library and model folder.
     pub fn new(lib: Arc<VoskLib>, model_dir: &Path) -> Result<Self, EngineError> {
         if !model_dir.is_dir() {
-            return Err(EngineError::Missing(format!(
-                "The Vosk model folder {} does not exist.",
-                model_dir.display()
-            )));
+            return Err(EngineError::Missing(format!("The Vosk model folder {} does not exist.", model_dir.display())));
         }
-        Ok(Self {
-            model: Arc::new(Model::load(lib, model_dir)?),
-        })
+        Ok(Self { model: Arc::new(Model::load(lib, model_dir)?) })
     }
 }
 
 impl Transcriber for Vosk {
-    fn transcribe(
-        &mut self,
-        samples: &[f32],
-        progress: Progress<'_>,
-    ) -> Result<Transcript, EngineError> {
+    fn transcribe(&mut self, samples: &[f32], progress: Progress<'_>) -> Result<Transcript, EngineError> {
         let mut recognizer = Recognizer::new(&self.model, SAMPLE_RATE as f32)?;
         let mut segments = Vec::new();
         let mut pcm = Vec::with_capacity(CHUNK);

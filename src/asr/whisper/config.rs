@@ -39,12 +39,9 @@ impl Config {
     pub fn read(path: &Path) -> Result<Self, EngineError> {
         let text = std::fs::read_to_string(path)
             .map_err(|e| EngineError::BadModel(format!("cannot read {}: {e}", path.display())))?;
-        let config: Self = serde_json::from_str(&text).map_err(|e| {
-            EngineError::BadModel(format!("{} is not a Whisper config: {e}", path.display()))
-        })?;
-        config
-            .check()
-            .map_err(|reason| EngineError::BadModel(format!("{}: {reason}", path.display())))?;
+        let config: Self = serde_json::from_str(&text)
+            .map_err(|e| EngineError::BadModel(format!("{} is not a Whisper config: {e}", path.display())))?;
+        config.check().map_err(|reason| EngineError::BadModel(format!("{}: {reason}", path.display())))?;
         Ok(config)
     }
 
@@ -52,10 +49,7 @@ impl Config {
     /// fail later, deep inside a tensor operation.
     pub fn check(&self) -> Result<(), String> {
         if self.model_type != "whisper" {
-            return Err(format!(
-                "model_type is {:?}, not \"whisper\"",
-                self.model_type
-            ));
+            return Err(format!("model_type is {:?}, not \"whisper\"", self.model_type));
         }
         let sizes = [
             self.num_mel_bins,

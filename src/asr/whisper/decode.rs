@@ -53,13 +53,10 @@ pub fn greedy(
     let mut looped = false;
     while tokens.len() < budget {
         rules.apply(&mut logits, &tokens);
-        let (next, best) =
-            logits
-                .iter()
-                .enumerate()
-                .fold((rules.eot, f32::NEG_INFINITY), |acc, (i, &l)| {
-                    if l > acc.1 { (i as u32, l) } else { acc }
-                });
+        let (next, best) = logits
+            .iter()
+            .enumerate()
+            .fold((rules.eot, f32::NEG_INFINITY), |acc, (i, &l)| if l > acc.1 { (i as u32, l) } else { acc });
         sum_logprob += best - log_sum_exp(&logits);
         if next == rules.eot {
             break;
@@ -72,12 +69,7 @@ pub fn greedy(
         }
         logits = decoder.step(&mut session, next)?;
     }
-    Ok(Decoded {
-        avg_logprob: sum_logprob / (tokens.len() + 1) as f32,
-        tokens,
-        no_speech_prob,
-        looped,
-    })
+    Ok(Decoded { avg_logprob: sum_logprob / (tokens.len() + 1) as f32, tokens, no_speech_prob, looped })
 }
 
 /// When `tokens` ends in copies of one n-gram, how many tokens to keep: all
@@ -87,9 +79,7 @@ fn repeating_tail(tokens: &[u32]) -> Option<usize> {
         let copies = MIN_COPIES.max(MIN_LOOP_TOKENS.div_ceil(period));
         let span = period * copies;
         let tail = tokens.get(tokens.len().checked_sub(span)?..)?;
-        tail.chunks(period)
-            .all(|c| c == &tail[..period])
-            .then_some(tokens.len() - span + period)
+        tail.chunks(period).all(|c| c == &tail[..period]).then_some(tokens.len() - span + period)
     })
 }
 
@@ -104,11 +94,7 @@ mod tests {
             tokens.extend([7, 8, 9, 10]);
         }
         assert_eq!(repeating_tail(&tokens), Some(7));
-        assert_eq!(
-            repeating_tail(&[1, 2, 3, 5, 5, 5, 5]),
-            None,
-            "a word said four times is speech"
-        );
+        assert_eq!(repeating_tail(&[1, 2, 3, 5, 5, 5, 5]), None, "a word said four times is speech");
         assert_eq!(repeating_tail(&[4; 16]), Some(1));
     }
 }

@@ -85,16 +85,8 @@ impl Decoder {
                 Ok((kv[0].clone(), kv[1].clone()))
             })
             .collect::<Result<_>>()?;
-        let cache = self
-            .blocks
-            .iter()
-            .map(|_| KvCache::new(1, self.context()))
-            .collect();
-        Ok(Session {
-            cross,
-            cache,
-            position: 0,
-        })
+        let cache = self.blocks.iter().map(|_| KvCache::new(1, self.context())).collect();
+        Ok(Session { cross, cache, position: 0 })
     }
 
     /// Feeds one token; returns the logits of the next.
@@ -104,32 +96,15 @@ impl Decoder {
         }
         let embedding = self.embeddings.narrow(0, token as usize, 1)?;
         let mut x = (embedding + self.positions.narrow(0, session.position, 1)?)?;
-        for ((block, cache), (cross_k, cross_v)) in self
-            .blocks
-            .iter()
-            .zip(&mut session.cache)
-            .zip(&session.cross)
-        {
-            let qkv = split_heads(
-                &block.self_qkv.forward(&block.self_norm.forward(&x)?)?,
-                3,
-                self.heads,
-            )?;
+        for ((block, cache), (cross_k, cross_v)) in self.blocks.iter().zip(&mut session.cache).zip(&session.cross) {
+            let qkv = split_heads(&block.self_qkv.forward(&block.self_norm.forward(&x)?)?, 3, self.heads)?;
             let (k, v) = cache.append(&qkv[1], &qkv[2])?;
             x = (&x + block.self_out.forward(&attend(&qkv[0], &k, &v)?)?)?;
-            let q = split_heads(
-                &block.cross_q.forward(&block.cross_norm.forward(&x)?)?,
-                1,
-                self.heads,
-            )?;
+            let q = split_heads(&block.cross_q.forward(&block.cross_norm.forward(&x)?)?, 1, self.heads)?;
             x = (&x + block.cross_out.forward(&attend(&q[0], cross_k, cross_v)?)?)?;
             x = block.feed_forward.forward(&x)?;
         }
         session.position += 1;
-        self.norm
-            .forward(&x)?
-            .matmul(&self.embeddings.t()?)?
-            .squeeze(0)?
-            .to_vec1()
+        self.norm.forward(&x)?.matmul(&self.embeddings.t()?)?.squeeze(0)?.to_vec1()
     }
 }

@@ -32,16 +32,8 @@ impl Encoder {
         let d = c.d_model;
         let conv = |name: &str, inputs: usize, stride: usize| -> Result<Conv1d> {
             let vb = vb.pp(name);
-            let config = Conv1dConfig {
-                padding: 1,
-                stride,
-                ..Default::default()
-            };
-            Ok(Conv1d::new(
-                vb.get((d, inputs, 3), "weight")?,
-                Some(vb.get(d, "bias")?),
-                config,
-            ))
+            let config = Conv1dConfig { padding: 1, stride, ..Default::default() };
+            Ok(Conv1d::new(vb.get((d, inputs, 3), "weight")?, Some(vb.get(d, "bias")?), config))
         };
         let blocks = (0..c.encoder_layers)
             .map(|i| {
@@ -49,12 +41,7 @@ impl Encoder {
                 let attn = vb.pp("self_attn");
                 Ok(Block {
                     norm: layer_norm(&vb, "self_attn_layer_norm", d)?,
-                    qkv: fused_projection(
-                        &attn,
-                        d,
-                        c.encoder_attention_heads,
-                        &["q_proj", "k_proj", "v_proj"],
-                    )?,
+                    qkv: fused_projection(&attn, d, c.encoder_attention_heads, &["q_proj", "k_proj", "v_proj"])?,
                     out: linear(&attn, "out_proj", d, d)?,
                     heads: c.encoder_attention_heads,
                     feed_forward: FeedForward::load(&vb, d, c.encoder_ffn_dim)?,
@@ -80,11 +67,7 @@ impl Encoder {
         let positions = self.positions.narrow(0, 0, x.dim(0)?)?;
         let mut x = (x + positions)?;
         for block in &self.blocks {
-            let qkv = split_heads(
-                &block.qkv.forward(&block.norm.forward(&x)?)?,
-                3,
-                block.heads,
-            )?;
+            let qkv = split_heads(&block.qkv.forward(&block.norm.forward(&x)?)?, 3, block.heads)?;
             x = (&x + block.out.forward(&attend(&qkv[0], &qkv[1], &qkv[2])?)?)?;
             x = block.feed_forward.forward(&x)?;
         }

@@ -14,49 +14,28 @@ struct C {
 
 impl C {
     fn add(self, o: C) -> C {
-        C {
-            re: self.re + o.re,
-            im: self.im + o.im,
-        }
+        C { re: self.re + o.re, im: self.im + o.im }
     }
     fn sub(self, o: C) -> C {
-        C {
-            re: self.re - o.re,
-            im: self.im - o.im,
-        }
+        C { re: self.re - o.re, im: self.im - o.im }
     }
     fn mul(self, o: C) -> C {
-        C {
-            re: self.re * o.re - self.im * o.im,
-            im: self.re * o.im + self.im * o.re,
-        }
+        C { re: self.re * o.re - self.im * o.im, im: self.re * o.im + self.im * o.re }
     }
     fn scale(self, s: f32) -> C {
-        C {
-            re: self.re * s,
-            im: self.im * s,
-        }
+        C { re: self.re * s, im: self.im * s }
     }
     /// Multiplied by −i.
     fn rot(self) -> C {
-        C {
-            re: self.im,
-            im: -self.re,
-        }
+        C { re: self.im, im: -self.re }
     }
     fn conj(self) -> C {
-        C {
-            re: self.re,
-            im: -self.im,
-        }
+        C { re: self.re, im: -self.im }
     }
     /// e^(−2πi·k/n), the forward transform's root of unity.
     fn root(k: usize, n: usize) -> C {
         let a = -2.0 * PI * k as f64 / n as f64;
-        C {
-            re: a.cos() as f32,
-            im: a.sin() as f32,
-        }
+        C { re: a.cos() as f32, im: a.sin() as f32 }
     }
 }
 
@@ -91,14 +70,8 @@ impl Fft {
         let passes = radices
             .into_iter()
             .map(|radix| {
-                let twiddles = (0..len)
-                    .flat_map(|j| (1..radix).map(move |v| C::root(v * j, len * radix)))
-                    .collect();
-                let pass = Pass {
-                    radix,
-                    len,
-                    twiddles,
-                };
+                let twiddles = (0..len).flat_map(|j| (1..radix).map(move |v| C::root(v * j, len * radix))).collect();
+                let pass = Pass { radix, len, twiddles };
                 len *= radix;
                 pass
             })
@@ -203,10 +176,7 @@ impl PowerSpectrum {
     pub fn compute(&mut self, frame: &[f32], power: &mut [f32]) {
         let h = self.half.n;
         for (z, pair) in self.packed.iter_mut().zip(frame.chunks_exact(2)) {
-            *z = C {
-                re: pair[0],
-                im: pair[1],
-            };
+            *z = C { re: pair[0], im: pair[1] };
         }
         self.half.run(&mut self.packed, &mut self.scratch);
         let z = &self.packed;
@@ -244,19 +214,14 @@ mod tests {
     #[test]
     fn power_spectrum_matches_a_direct_dft_for_every_supported_length() {
         for n in [400, 8, 10, 40, 50, 160] {
-            let frame: Vec<f32> = (0..n)
-                .map(|i| ((i * 7919) % 101) as f32 / 50.0 - 1.0)
-                .collect();
+            let frame: Vec<f32> = (0..n).map(|i| ((i * 7919) % 101) as f32 / 50.0 - 1.0).collect();
             let mut spectrum = PowerSpectrum::new(n);
             let mut power = vec![0f32; spectrum.bins()];
             spectrum.compute(&frame, &mut power);
             let expected = naive_power(&frame);
             let peak = expected.iter().cloned().fold(0.0, f64::max);
             for (k, (&got, &want)) in power.iter().zip(&expected).enumerate() {
-                assert!(
-                    (got as f64 - want).abs() <= 1e-4 * peak,
-                    "n {n} bin {k}: {got} vs {want}"
-                );
+                assert!((got as f64 - want).abs() <= 1e-4 * peak, "n {n} bin {k}: {got} vs {want}");
             }
         }
     }

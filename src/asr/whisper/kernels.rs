@@ -22,11 +22,7 @@ pub fn gelu(x: &Tensor) -> Result<()> {
 struct Softmax;
 struct Gelu;
 
-fn contiguous_f32<'a>(
-    storage: &'a mut CpuStorage,
-    layout: &Layout,
-    op: &str,
-) -> Result<&'a mut [f32]> {
+fn contiguous_f32<'a>(storage: &'a mut CpuStorage, layout: &Layout, op: &str) -> Result<&'a mut [f32]> {
     let (CpuStorage::F32(data), Some((start, end))) = (storage, layout.contiguous_offsets()) else {
         bail!("{op} takes a contiguous f32 tensor");
     };
@@ -111,9 +107,7 @@ fn exp_nonpositive(x: f32) -> f32 {
     let series = 1.0
         + r * (1.0
             + r * (1.0 / 2.0
-                + r * (1.0 / 6.0
-                    + r * (1.0 / 24.0
-                        + r * (1.0 / 120.0 + r * (1.0 / 720.0 + r * (1.0 / 5040.0)))))));
+                + r * (1.0 / 6.0 + r * (1.0 / 24.0 + r * (1.0 / 120.0 + r * (1.0 / 720.0 + r * (1.0 / 5040.0)))))));
     f32::from_bits((((n as i32) + 127) as u32) << 23) * series
 }
 
@@ -122,9 +116,7 @@ fn exp_nonpositive(x: f32) -> f32 {
 fn erf(x: f32) -> f32 {
     let z = x.abs();
     let t = 1.0 / (1.0 + 0.327_591_1 * z);
-    let poly = t
-        * (0.254_829_6
-            + t * (-0.284_496_72 + t * (1.421_413_8 + t * (-1.453_152_1 + t * 1.061_405_4))));
+    let poly = t * (0.254_829_6 + t * (-0.284_496_72 + t * (1.421_413_8 + t * (-1.453_152_1 + t * 1.061_405_4))));
     (1.0 - poly * exp_nonpositive(-z * z)).copysign(x)
 }
 
@@ -147,12 +139,7 @@ mod tests {
         assert!((log_sum_exp(&values) as f64 - want).abs() < 1e-6);
         assert_eq!(log_sum_exp(&[f32::NEG_INFINITY; 3]), f32::NEG_INFINITY);
         // erf(0.5), erf(1), erf(2) and erf(−1).
-        for (x, want) in [
-            (0.5, 0.520_499_9),
-            (1.0, 0.842_700_8),
-            (2.0, 0.995_322_3),
-            (-1.0, -0.842_700_8),
-        ] {
+        for (x, want) in [(0.5, 0.520_499_9), (1.0, 0.842_700_8), (2.0, 0.995_322_3), (-1.0, -0.842_700_8)] {
             assert!((erf(x) - want).abs() < 3e-7, "erf({x}) = {}", erf(x));
         }
     }
@@ -165,17 +152,10 @@ mod tests {
             .affine(0.37, -4.0)?
             .reshape((2, 3, 4))?;
         let expected = [candle_nn::ops::softmax_last_dim(&x)?, x.gelu_erf()?];
-        for (op, expected) in [softmax as fn(&Tensor) -> Result<()>, gelu]
-            .into_iter()
-            .zip(expected)
-        {
+        for (op, expected) in [softmax as fn(&Tensor) -> Result<()>, gelu].into_iter().zip(expected) {
             let y = x.copy()?;
             op(&y)?;
-            let diff = (y - expected)?
-                .abs()?
-                .flatten_all()?
-                .max(0)?
-                .to_scalar::<f32>()?;
+            let diff = (y - expected)?.abs()?.flatten_all()?.max(0)?.to_scalar::<f32>()?;
             assert!(diff < 1e-6, "{diff}");
         }
         Ok(())

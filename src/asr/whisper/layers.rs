@@ -9,19 +9,12 @@ use super::kernels;
 
 pub fn linear(vb: &VarBuilder, name: &str, inputs: usize, outputs: usize) -> Result<Linear> {
     let vb = vb.pp(name);
-    Ok(Linear::new(
-        vb.get((outputs, inputs), "weight")?,
-        Some(vb.get(outputs, "bias")?),
-    ))
+    Ok(Linear::new(vb.get((outputs, inputs), "weight")?, Some(vb.get(outputs, "bias")?)))
 }
 
 pub fn layer_norm(vb: &VarBuilder, name: &str, size: usize) -> Result<LayerNorm> {
     let vb = vb.pp(name);
-    Ok(LayerNorm::new(
-        vb.get(size, "weight")?,
-        vb.get(size, "bias")?,
-        1e-5,
-    ))
+    Ok(LayerNorm::new(vb.get(size, "weight")?, vb.get(size, "bias")?, 1e-5))
 }
 
 /// The query, key and value projections of `vb` as one matrix (one product
@@ -38,32 +31,20 @@ pub fn fused_projection(vb: &VarBuilder, d: usize, heads: usize, parts: &[&str])
     for &part in parts {
         let vb = vb.pp(part);
         let (w, b) = match part {
-            "k_proj" => (
-                vb.get((d, d), "weight")?,
-                Tensor::zeros(d, vb.dtype(), vb.device())?,
-            ),
-            "q_proj" => (
-                (vb.get((d, d), "weight")? * scale)?,
-                (vb.get(d, "bias")? * scale)?,
-            ),
+            "k_proj" => (vb.get((d, d), "weight")?, Tensor::zeros(d, vb.dtype(), vb.device())?),
+            "q_proj" => ((vb.get((d, d), "weight")? * scale)?, (vb.get(d, "bias")? * scale)?),
             _ => (vb.get((d, d), "weight")?, vb.get(d, "bias")?),
         };
         weights.push(w);
         biases.push(b);
     }
-    Ok(Linear::new(
-        Tensor::cat(&weights, 0)?,
-        Some(Tensor::cat(&biases, 0)?),
-    ))
+    Ok(Linear::new(Tensor::cat(&weights, 0)?, Some(Tensor::cat(&biases, 0)?)))
 }
 
 /// `[t, parts·heads·dₕ]` → `parts` tensors of `[heads, t, dₕ]`, one copy.
 pub fn split_heads(x: &Tensor, parts: usize, heads: usize) -> Result<Vec<Tensor>> {
     let (t, width) = x.dims2()?;
-    let x = x
-        .reshape((t, parts, heads, width / parts / heads))?
-        .permute((1, 2, 0, 3))?
-        .contiguous()?;
+    let x = x.reshape((t, parts, heads, width / parts / heads))?.permute((1, 2, 0, 3))?.contiguous()?;
     (0..parts).map(|i| x.get(i)).collect()
 }
 
@@ -83,17 +64,11 @@ pub fn attend(q: &Tensor, k: &Tensor, v: &Tensor) -> Result<Tensor> {
     let mut chunks = Vec::with_capacity(heads.div_ceil(per_chunk));
     for first in (0..heads).step_by(per_chunk) {
         let n = per_chunk.min(heads - first);
-        let scores = q
-            .narrow(0, first, n)?
-            .matmul(&k.narrow(0, first, n)?.t()?)?;
+        let scores = q.narrow(0, first, n)?.matmul(&k.narrow(0, first, n)?.t()?)?;
         kernels::softmax(&scores)?;
         chunks.push(scores.matmul(&v.narrow(0, first, n)?)?);
     }
-    let out = if chunks.len() == 1 {
-        chunks.remove(0)
-    } else {
-        Tensor::cat(&chunks, 0)?
-    };
+    let out = if chunks.len() == 1 { chunks.remove(0) } else { Tensor::cat(&chunks, 0)? };
     out.transpose(0, 1)?.contiguous()?.reshape((tq, heads * dh))
 }
 

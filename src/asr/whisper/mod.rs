@@ -57,24 +57,16 @@ impl Whisper {
             ["config.json", "tokenizer.json", "model.safetensors"].map(|f| model_dir.join(f));
         for path in [&config_path, &tokenizer_path, &weights_path] {
             if !path.is_file() {
-                return Err(EngineError::Missing(format!(
-                    "Whisper model incomplete: {} is missing",
-                    path.display()
-                )));
+                return Err(EngineError::Missing(format!("Whisper model incomplete: {} is missing", path.display())));
             }
         }
         let config = Config::read(&config_path)?;
-        let vocabulary = Vocabulary::load(&tokenizer_path, &config).map_err(|reason| {
-            EngineError::BadModel(format!("{}: {reason}", tokenizer_path.display()))
-        })?;
+        let vocabulary = Vocabulary::load(&tokenizer_path, &config)
+            .map_err(|reason| EngineError::BadModel(format!("{}: {reason}", tokenizer_path.display())))?;
         let model = Model::load(&weights_path, &config)?;
         Ok(Self {
             model,
-            rules: Rules::new(
-                &vocabulary,
-                &config.suppress_tokens,
-                &config.begin_suppress_tokens,
-            ),
+            rules: Rules::new(&vocabulary, &config.suppress_tokens, &config.begin_suppress_tokens),
             vocabulary,
             mel: LogMel::new(config.num_mel_bins),
             window_frames: config.max_source_positions * FRAMES_PER_STEP,
@@ -138,26 +130,15 @@ impl Whisper {
             let text = self.vocabulary.text(&piece.tokens)?.trim().to_owned();
             if !text.is_empty() {
                 let (start_ms, end_ms) = (at(piece.start), at(piece.end));
-                segments.push(Segment {
-                    start_ms,
-                    end_ms,
-                    text,
-                    words: Vec::new(),
-                });
+                segments.push(Segment { start_ms, end_ms, text, words: Vec::new() });
             }
         }
-        Ok(split.advance.map_or(frames, |steps| {
-            (steps as usize * FRAMES_PER_STEP).min(frames)
-        }))
+        Ok(split.advance.map_or(frames, |steps| (steps as usize * FRAMES_PER_STEP).min(frames)))
     }
 }
 
 impl Transcriber for Whisper {
-    fn transcribe(
-        &mut self,
-        samples: &[f32],
-        progress: Progress<'_>,
-    ) -> Result<Transcript, EngineError> {
+    fn transcribe(&mut self, samples: &[f32], progress: Progress<'_>) -> Result<Transcript, EngineError> {
         let total_frames = samples.len() / HOP;
         let gate = vad::Gate::new(samples);
         let mut segments = Vec::new();
@@ -169,8 +150,7 @@ impl Transcriber for Whisper {
                 let decoded = self
                     .decode_window(samples, seek)
                     .map_err(|e| EngineError::Engine(format!("Whisper failed: {e}")))?;
-                let silent =
-                    decoded.no_speech_prob > NO_SPEECH_PROB && decoded.avg_logprob < LOGPROB_FLOOR;
+                let silent = decoded.no_speech_prob > NO_SPEECH_PROB && decoded.avg_logprob < LOGPROB_FLOOR;
                 if !silent {
                     advance = self.place(&decoded, seek, frames, samples.len(), &mut segments)?;
                 }

@@ -50,11 +50,7 @@ impl Rules {
         if sampled.is_empty() {
             ban(logits, &self.begin_suppress);
             ban_range(logits, 0, ts);
-            ban_range(
-                logits,
-                ts + MAX_INITIAL_TIMESTAMP as usize + 1,
-                logits.len(),
-            );
+            ban_range(logits, ts + MAX_INITIAL_TIMESTAMP as usize + 1, logits.len());
         }
         let is_ts = |t: &u32| *t >= self.timestamp_begin;
         let last = sampled.last().is_some_and(is_ts);
@@ -71,18 +67,11 @@ impl Rules {
         if let Some(&latest) = sampled.iter().rev().find(|t| is_ts(t)) {
             // The closing timestamp may repeat its opening one only when the
             // segment is empty; otherwise time moves strictly forward.
-            let floor = if last && !penultimate {
-                latest
-            } else {
-                latest + 1
-            };
+            let floor = if last && !penultimate { latest } else { latest + 1 };
             ban_range(logits, ts, floor as usize);
         }
         let timestamps = log_sum_exp(logits.get(ts..).unwrap_or_default());
-        let best_word = logits[..ts.min(logits.len())]
-            .iter()
-            .copied()
-            .fold(f32::NEG_INFINITY, f32::max);
+        let best_word = logits[..ts.min(logits.len())].iter().copied().fold(f32::NEG_INFINITY, f32::max);
         if timestamps > best_word {
             ban_range(logits, 0, ts);
         }
@@ -96,13 +85,7 @@ mod tests {
     const TS: u32 = 10;
 
     fn rules() -> Rules {
-        Rules {
-            suppress: vec![3],
-            begin_suppress: vec![5],
-            eot: 8,
-            no_timestamps: 9,
-            timestamp_begin: TS,
-        }
+        Rules { suppress: vec![3], begin_suppress: vec![5], eot: 8, no_timestamps: 9, timestamp_begin: TS }
     }
 
     fn allowed(sampled: &[u32]) -> Vec<u32> {
@@ -111,9 +94,7 @@ mod tests {
         let mut logits = vec![0f32; 200];
         logits[8] = 10.0;
         rules().apply(&mut logits, sampled);
-        (0..200)
-            .filter(|&i| logits[i as usize].is_finite())
-            .collect()
+        (0..200).filter(|&i| logits[i as usize].is_finite()).collect()
     }
 
     #[test]
@@ -132,10 +113,7 @@ mod tests {
         // After a closing timestamp: no words, only a later opening one or the end.
         let closed = allowed(&[TS + 4, 1, TS + 7]);
         assert!(
-            closed.contains(&8)
-                && closed.contains(&(TS + 7))
-                && !closed.contains(&1)
-                && !closed.contains(&(TS + 6))
+            closed.contains(&8) && closed.contains(&(TS + 7)) && !closed.contains(&1) && !closed.contains(&(TS + 6))
         );
     }
 }

@@ -37,11 +37,7 @@ pub fn split(tokens: &[u32], timestamp_begin: u32, window_steps: u32, keep_tail:
             Some(start) => {
                 let start_time = tokens[start] - timestamp_begin;
                 let end = t - timestamp_begin;
-                pieces.push(Piece {
-                    start: start_time,
-                    end,
-                    tokens: tokens[start + 1..i].to_vec(),
-                });
+                pieces.push(Piece { start: start_time, end, tokens: tokens[start + 1..i].to_vec() });
                 last_close = Some(end);
             }
         }
@@ -49,37 +45,20 @@ pub fn split(tokens: &[u32], timestamp_begin: u32, window_steps: u32, keep_tail:
     let Some(opened) = open else {
         if pieces.is_empty() && tokens.iter().any(is_word) {
             // Words with no timestamps at all: the whole window is one segment.
-            pieces.push(Piece {
-                start: 0,
-                end: window_steps,
-                tokens: tokens.to_vec(),
-            });
+            pieces.push(Piece { start: 0, end: window_steps, tokens: tokens.to_vec() });
         }
         // The last segment closed: the speech ended inside the window.
-        return Split {
-            pieces,
-            advance: None,
-        };
+        return Split { pieces, advance: None };
     };
     match last_close {
-        Some(close) if !keep_tail && close > 0 => Split {
-            pieces,
-            advance: Some(close),
-        },
+        Some(close) if !keep_tail && close > 0 => Split { pieces, advance: Some(close) },
         _ => {
             let start = tokens[opened] - timestamp_begin;
             let rest = &tokens[opened + 1..];
             if rest.iter().any(is_word) {
-                pieces.push(Piece {
-                    start,
-                    end: window_steps.max(start),
-                    tokens: rest.to_vec(),
-                });
+                pieces.push(Piece { start, end: window_steps.max(start), tokens: rest.to_vec() });
             }
-            Split {
-                pieces,
-                advance: None,
-            }
+            Split { pieces, advance: None }
         }
     }
 }
@@ -95,14 +74,7 @@ mod tests {
         let tokens = [TS, 1, 2, TS + 50, TS + 60, 3, 4, TS + 300, TS + 310, 5];
         let split = split(&tokens, TS, 1500, false);
         assert_eq!(split.pieces.len(), 2);
-        assert_eq!(
-            split.pieces[1],
-            Piece {
-                start: 60,
-                end: 300,
-                tokens: vec![3, 4]
-            }
-        );
+        assert_eq!(split.pieces[1], Piece { start: 60, end: 300, tokens: vec![3, 4] });
         assert_eq!(split.advance, Some(300));
     }
 
@@ -113,26 +85,14 @@ mod tests {
         assert_eq!(split.pieces.len(), 2);
         assert_eq!(split.advance, None);
         // An opening timestamp with nothing after it may still hide speech.
-        let reopened = super::split(
-            &[TS, 1, TS + 50, TS + 60, 3, TS + 90, TS + 90],
-            TS,
-            1500,
-            false,
-        );
+        let reopened = super::split(&[TS, 1, TS + 50, TS + 60, 3, TS + 90, TS + 90], TS, 1500, false);
         assert_eq!((reopened.pieces.len(), reopened.advance), (2, Some(90)));
     }
 
     #[test]
     fn a_window_with_no_finished_segment_keeps_what_it_has() {
         let split = split(&[TS + 10, 1, 2], TS, 1500, false);
-        assert_eq!(
-            split.pieces,
-            vec![Piece {
-                start: 10,
-                end: 1500,
-                tokens: vec![1, 2]
-            }]
-        );
+        assert_eq!(split.pieces, vec![Piece { start: 10, end: 1500, tokens: vec![1, 2] }]);
         assert_eq!(split.advance, None);
     }
 }

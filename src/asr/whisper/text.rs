@@ -27,34 +27,22 @@ impl Vocabulary {
     /// The error says what is wrong with the file at `path`.
     pub fn load(path: &Path, config: &Config) -> Result<Self, String> {
         let tokenizer = Tokenizer::from_file(path).map_err(|e| format!("not a tokenizer: {e}"))?;
-        let id = |name: &str| {
-            tokenizer
-                .token_to_id(name)
-                .ok_or_else(|| format!("no {name} token"))
-        };
+        let id = |name: &str| tokenizer.token_to_id(name).ok_or_else(|| format!("no {name} token"));
         let sot = id("<|startoftranscript|>")?;
         let no_timestamps = id("<|notimestamps|>")?;
         // Whisper's own test: only multilingual vocabularies reach 51,865.
-        let prompt = if config.vocab_size >= 51_865 {
-            vec![sot, id("<|en|>")?, id("<|transcribe|>")?]
-        } else {
-            vec![sot]
-        };
+        let prompt =
+            if config.vocab_size >= 51_865 { vec![sot, id("<|en|>")?, id("<|transcribe|>")?] } else { vec![sot] };
         let timestamp_begin = no_timestamps + 1;
         if timestamp_begin as usize >= config.vocab_size {
-            return Err(format!(
-                "no room for timestamps in a vocabulary of {}",
-                config.vocab_size
-            ));
+            return Err(format!("no room for timestamps in a vocabulary of {}", config.vocab_size));
         }
         Ok(Self {
             eot: id("<|endoftext|>")?,
             prompt,
             no_timestamps,
             timestamp_begin,
-            no_speech: tokenizer
-                .token_to_id("<|nospeech|>")
-                .or_else(|| tokenizer.token_to_id("<|nocaptions|>")),
+            no_speech: tokenizer.token_to_id("<|nospeech|>").or_else(|| tokenizer.token_to_id("<|nocaptions|>")),
             tokenizer,
         })
     }
@@ -62,8 +50,6 @@ impl Vocabulary {
     /// The text of the tokens below `<|endoftext|>` (specials are skipped).
     pub fn text(&self, tokens: &[u32]) -> Result<String, EngineError> {
         let words: Vec<u32> = tokens.iter().copied().filter(|&t| t < self.eot).collect();
-        self.tokenizer
-            .decode(&words, true)
-            .map_err(|e| EngineError::Engine(format!("cannot decode tokens: {e}")))
+        self.tokenizer.decode(&words, true).map_err(|e| EngineError::Engine(format!("cannot decode tokens: {e}")))
     }
 }

@@ -33,17 +33,12 @@ impl Gate {
         let mut sorted = rms.clone();
         sorted.sort_unstable_by(f32::total_cmp);
         let background = sorted.get(sorted.len() / 10).copied().unwrap_or(0.0);
-        Self {
-            rms,
-            threshold: FLOOR_RMS.max(background * ABOVE_BACKGROUND),
-        }
+        Self { rms, threshold: FLOOR_RMS.max(background * ABOVE_BACKGROUND) }
     }
 
     /// Whether `samples` (a range of the recording) hold enough voice to decode.
     pub fn has_speech(&self, samples: Range<usize>) -> bool {
         let frames = samples.start / FRAME..samples.end.div_ceil(FRAME).min(self.rms.len());
-        self.rms
-            .get(frames)
-            .is_some_and(|f| f.iter().filter(|&&r| r > self.threshold).count() >= MIN_VOICED_FRAMES)
+        self.rms.get(frames).is_some_and(|f| f.iter().filter(|&&r| r > self.threshold).count() >= MIN_VOICED_FRAMES)
     }
 }

@@ -25,7 +25,9 @@ pub async fn list(depot: &mut Depot) -> AppResult<Json<Vec<AdminClient>>> {
     let state = state(depot)?.clone();
     let (clients, users) = state.store.run(|s| Ok((s.all_clients()?, s.users()?))).await?;
     let email_of = |owner| users.iter().find(|u| u.id == owner).map(|u| u.email.clone());
-    Ok(Json(clients.iter().map(|c| AdminClient { client: Client::from(c), created_by_email: email_of(c.owner) }).collect()))
+    Ok(Json(
+        clients.iter().map(|c| AdminClient { client: Client::from(c), created_by_email: email_of(c.owner) }).collect(),
+    ))
 }
 
 /// `PUT /api/admin/clients/{id}` `{name, email, phone, company, position}`,

@@ -29,7 +29,8 @@ pub struct AdminView {
 pub async fn login(req: &mut Request, depot: &mut Depot, res: &mut Response) -> AppResult<Json<AdminView>> {
     let state = state(depot)?.clone();
     let input: LoginInput = json(req, SMALL).await?;
-    let (username, password) = (input.username.unwrap_or_default().trim().to_owned(), input.password.unwrap_or_default());
+    let (username, password) =
+        (input.username.unwrap_or_default().trim().to_owned(), input.password.unwrap_or_default());
     let mut e = FieldErrors::default();
     e.check(username.is_empty(), "username", "Username is required");
     e.check(password.is_empty(), "password", "Password is required");

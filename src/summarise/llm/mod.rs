@@ -25,7 +25,7 @@ use super::choose::{self, SummariserChoice, SummariserOptions};
 use super::progress::Reporter;
 use super::select;
 use super::sentences;
-use super::{Progress, Summariser, Summary, EngineError};
+use super::{EngineError, Progress, Summariser, Summary};
 use crate::models::ModelsDir;
 
 pub use self::prompt::parse as parse_answer;
@@ -55,12 +55,17 @@ impl LlmSummariser {
     /// Loads `model.gguf` (and `tokenizer.json` if present) from `dir`.
     pub fn load(dir: &Path, models: &ModelsDir, options: &SummariserOptions) -> Result<Self, EngineError> {
         let path = dir.join("model.gguf");
-        let bad = |e: &dyn std::fmt::Display| EngineError::BadModel(format!("{}: not a usable GGUF model ({e}); install it again", path.display()));
+        let bad = |e: &dyn std::fmt::Display| {
+            EngineError::BadModel(format!("{}: not a usable GGUF model ({e}); install it again", path.display()))
+        };
         let mut file = BufReader::new(File::open(&path).map_err(|e| bad(&e))?);
         let gguf = Content::read(&mut file).map_err(|e| bad(&e))?;
         let architecture = model::architecture(&gguf);
         if !model::supported(&architecture) {
-            return Err(EngineError::BadModel(format!("{}: architecture {architecture:?} is not one Debrief runs (llama, qwen2)", path.display())));
+            return Err(EngineError::BadModel(format!(
+                "{}: architecture {architecture:?} is not one Debrief runs (llama, qwen2)",
+                path.display()
+            )));
         }
         let tokenizer = tokenizer::load(dir, &gguf)?;
         let format = ChatFormat::of(&gguf);
@@ -70,7 +75,16 @@ impl LlmSummariser {
         // A quarter of the context for the answer leaves room for at least
         // two notes in every reduce prompt, so merging always progresses.
         let max_new_tokens = options.max_new_tokens.clamp(1, context / 4);
-        Ok(Self { model, tokenizer, format, stop, context, max_new_tokens, meeting_tokens_per_prompt: options.meeting_tokens_per_prompt, models: models.clone() })
+        Ok(Self {
+            model,
+            tokenizer,
+            format,
+            stop,
+            context,
+            max_new_tokens,
+            meeting_tokens_per_prompt: options.meeting_tokens_per_prompt,
+            models: models.clone(),
+        })
     }
 
     /// The model's answer to `request`, beginning with [`ANSWER_START`].
@@ -90,7 +104,10 @@ impl LlmSummariser {
         let used = self.count(&self.format.render(wrap))? + self.max_new_tokens + MARGIN;
         match self.context.checked_sub(used) {
             Some(room) if room >= 64 => Ok(room),
-            _ => Err(EngineError::Engine(format!("a context of {} tokens leaves no room for the transcript", self.context))),
+            _ => Err(EngineError::Engine(format!(
+                "a context of {} tokens leaves no room for the transcript",
+                self.context
+            ))),
         }
     }
 
@@ -104,7 +121,10 @@ impl LlmSummariser {
     /// salient sentences of a longer one.
     fn stretches(&self, sentences: &[String]) -> Result<Vec<String>, EngineError> {
         let room = self.room(&prompt::for_transcript(""))?;
-        let encodings = self.tokenizer.encode_batch(sentences.iter().map(|s| format!(" {s}")).collect::<Vec<_>>(), false).map_err(engine)?;
+        let encodings = self
+            .tokenizer
+            .encode_batch(sentences.iter().map(|s| format!(" {s}")).collect::<Vec<_>>(), false)
+            .map_err(engine)?;
         let meeting: usize = encodings.iter().map(|e| e.len()).sum();
         let per_prompt = self.meeting_tokens_per_prompt.max(1);
         let prompts = ((meeting + per_prompt / 2) / per_prompt).max(1);
@@ -190,7 +210,9 @@ impl Summariser for LlmSummariser {
         let mut last_answer = String::new();
         let per_call = self.max_new_tokens;
         for (i, stretch) in stretches.iter().enumerate() {
-            let answer = self.ask(&prompt::for_transcript(stretch), |n| progress.part(0, MAP_DONE, i * per_call + n, stretches.len() * per_call))?;
+            let answer = self.ask(&prompt::for_transcript(stretch), |n| {
+                progress.part(0, MAP_DONE, i * per_call + n, stretches.len() * per_call)
+            })?;
             match prompt::parse(&answer) {
                 Ok(note) => notes.push(note),
                 Err(reason) => tracing::debug!("LLM notes on part {} of {} dropped: {reason}", i + 1, stretches.len()),
@@ -200,11 +222,7 @@ impl Summariser for LlmSummariser {
         }
         // With no usable notes, the last answer goes to the fallback, so its
         // log line gives the model's own reason.
-        let answer = if notes.is_empty() {
-            last_answer
-        } else {
-            self.reduce(notes, &mut progress)?
-        };
+        let answer = if notes.is_empty() { last_answer } else { self.reduce(notes, &mut progress)? };
         let summary = answer_or_fallback(&answer, transcript, || choose::auto(&self.models));
         progress.done();
         summary
@@ -229,7 +247,9 @@ pub fn answer_or_fallback(
         Ok(summary) => Ok(summary),
         Err(reason) => {
             let (choice, mut summariser) = fallback();
-            tracing::warn!("the LLM's answer is off the format ({reason}); the {choice} summariser wrote this summary instead");
+            tracing::warn!(
+                "the LLM's answer is off the format ({reason}); the {choice} summariser wrote this summary instead"
+            );
             summariser.summarise(transcript, &mut |_| {})
         }
     }

@@ -43,7 +43,11 @@ impl Model {
     pub fn load<R: Read + Seek>(gguf: Content, reader: &mut R, f32_limit: u64) -> candle_core::Result<Self> {
         let device = Device::Cpu;
         let architecture = architecture(&gguf);
-        let trained = gguf.metadata.get(&format!("{architecture}.context_length")).and_then(|v| v.to_u32().ok()).map_or(2048, |n| n as usize);
+        let trained = gguf
+            .metadata
+            .get(&format!("{architecture}.context_length"))
+            .and_then(|v| v.to_u32().ok())
+            .map_or(2048, |n| n as usize);
         let parameters: u64 = gguf.tensor_infos.values().map(|t| t.shape.elem_count() as u64).sum();
         let float = parameters * 4 <= f32_limit;
         let (context, weights) = if gguf.tensor_infos.values().any(|t| target(t.ggml_dtype, float).is_some()) {
@@ -57,9 +61,19 @@ impl Model {
 
     /// The tokens that follow `prompt`, greedily, until a `stop` token or
     /// `max_new` tokens; `on_token(n)` after the n-th.
-    pub fn generate(&mut self, prompt: &[u32], max_new: usize, stop: &[u32], mut on_token: impl FnMut(usize)) -> candle_core::Result<Vec<u32>> {
+    pub fn generate(
+        &mut self,
+        prompt: &[u32],
+        max_new: usize,
+        stop: &[u32],
+        mut on_token: impl FnMut(usize),
+    ) -> candle_core::Result<Vec<u32>> {
         if prompt.len() + max_new > self.context {
-            candle_core::bail!("a prompt of {} tokens and {max_new} new ones do not fit a context of {}", prompt.len(), self.context);
+            candle_core::bail!(
+                "a prompt of {} tokens and {max_new} new ones do not fit a context of {}",
+                prompt.len(),
+                self.context
+            );
         }
         self.clear();
         let started = Instant::now();
@@ -122,9 +136,18 @@ pub fn supported(architecture: &str) -> bool {
     matches!(architecture, "llama" | "qwen2")
 }
 
-fn build<R: Read + Seek>(architecture: &str, gguf: Content, reader: &mut R, device: &Device, trained: usize) -> candle_core::Result<(usize, Weights)> {
+fn build<R: Read + Seek>(
+    architecture: &str,
+    gguf: Content,
+    reader: &mut R,
+    device: &Device,
+    trained: usize,
+) -> candle_core::Result<(usize, Weights)> {
     match architecture {
-        "llama" => Ok((trained.min(LLAMA_MAX_POSITIONS), Weights::Llama(quantized_llama::ModelWeights::from_gguf(gguf, reader, device)?))),
+        "llama" => Ok((
+            trained.min(LLAMA_MAX_POSITIONS),
+            Weights::Llama(quantized_llama::ModelWeights::from_gguf(gguf, reader, device)?),
+        )),
         "qwen2" => Ok((trained, Weights::Qwen2(quantized_qwen2::ModelWeights::from_gguf(gguf, reader, device)?))),
         other => candle_core::bail!("unsupported architecture {other:?}"),
     }
@@ -145,7 +168,12 @@ fn target(dtype: GgmlDType, float: bool) -> Option<GgmlDType> {
 
 /// The same model with its tensors converted (see [`target`]), as an
 /// in-memory GGUF that candle's loaders read like the file.
-fn converted<R: Read + Seek>(gguf: Content, reader: &mut R, device: &Device, float: bool) -> candle_core::Result<(Content, Cursor<Vec<u8>>)> {
+fn converted<R: Read + Seek>(
+    gguf: Content,
+    reader: &mut R,
+    device: &Device,
+    float: bool,
+) -> candle_core::Result<(Content, Cursor<Vec<u8>>)> {
     let mut names: Vec<&String> = gguf.tensor_infos.keys().collect();
     names.sort();
     let mut tensors = Vec::with_capacity(names.len());
@@ -186,5 +214,10 @@ fn greedy(logits: &Tensor, recent: &[u32]) -> candle_core::Result<u32> {
             *l = if *l > 0.0 { *l / REPEAT_PENALTY } else { *l * REPEAT_PENALTY };
         }
     }
-    logits.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)).map(|(i, _)| i as u32).ok_or_else(|| candle_core::Error::Msg("the model gave no logits".into()))
+    logits
+        .iter()
+        .enumerate()
+        .max_by(|a, b| a.1.total_cmp(b.1))
+        .map(|(i, _)| i as u32)
+        .ok_or_else(|| candle_core::Error::Msg("the model gave no logits".into()))
 }

@@ -31,7 +31,8 @@ impl ChatFormat {
     /// The format of the model's own template when it is one of ours, else
     /// ChatML (what most small instruct models are trained on).
     pub fn of(gguf: &Content) -> Self {
-        let template = gguf.metadata.get("tokenizer.chat_template").and_then(|v| v.to_string().ok()).map_or("", String::as_str);
+        let template =
+            gguf.metadata.get("tokenizer.chat_template").and_then(|v| v.to_string().ok()).map_or("", String::as_str);
         if template.contains("<|start_header_id|>") {
             Self::Llama3
         } else if template.contains("<|user|>") && !template.contains("<|im_start|>") {
@@ -55,7 +56,9 @@ impl ChatFormat {
     /// beginning-of-text token, if the model wants one, is the tokenizer's.
     pub fn render(self, user: &str) -> String {
         match self {
-            Self::ChatMl => format!("<|im_start|>system\n{SYSTEM}<|im_end|>\n<|im_start|>user\n{user}<|im_end|>\n<|im_start|>assistant\n{ANSWER_START}"),
+            Self::ChatMl => format!(
+                "<|im_start|>system\n{SYSTEM}<|im_end|>\n<|im_start|>user\n{user}<|im_end|>\n<|im_start|>assistant\n{ANSWER_START}"
+            ),
             Self::Llama3 => format!(
                 "<|start_header_id|>system<|end_header_id|>\n\n{SYSTEM}<|eot_id|><|start_header_id|>user<|end_header_id|>\n\n{user}<|eot_id|><|start_header_id|>assistant<|end_header_id|>\n\n{ANSWER_START}"
             ),
@@ -66,7 +69,9 @@ impl ChatFormat {
 
 /// The request for one stretch of the transcript (the map step).
 pub fn for_transcript(transcript: &str) -> String {
-    format!("Here is part of a meeting transcript. Summarise it and list the next steps.\n{FORMAT}\n\nTranscript:\n{transcript}")
+    format!(
+        "Here is part of a meeting transcript. Summarise it and list the next steps.\n{FORMAT}\n\nTranscript:\n{transcript}"
+    )
 }
 
 /// The request that merges notes on consecutive stretches (the reduce step).
@@ -129,7 +134,10 @@ pub fn has_steps_part(answer: &str) -> bool {
 
 /// Where the NEXT STEPS header after `from` in `lower` is, and its length.
 fn steps_header(lower: &str, from: usize) -> Option<(usize, usize)> {
-    ["next steps:", "next step:", "next steps\n"].iter().filter_map(|h| lower[from..].find(h).map(|at| (from + at, h.len()))).min()
+    ["next steps:", "next step:", "next steps\n"]
+        .iter()
+        .filter_map(|h| lower[from..].find(h).map(|at| (from + at, h.len())))
+        .min()
 }
 
 /// `text` up to its last finished sentence when it has one: the token cap

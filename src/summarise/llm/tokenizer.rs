@@ -46,9 +46,12 @@ pub fn load(dir: &Path, gguf: &Content) -> Result<Tokenizer, EngineError> {
 fn pre_tokenizer(pre: &str) -> Option<PreTokenizerWrapper> {
     match pre {
         "gpt2" => Some(ByteLevel::new(false, true, true).into()),
-        "smollm" | "starcoder" | "refact" | "codeshell" => Some(Sequence::new(vec![Digits::new(true).into(), ByteLevel::new(false, true, true).into()]).into()),
+        "smollm" | "starcoder" | "refact" | "codeshell" => {
+            Some(Sequence::new(vec![Digits::new(true).into(), ByteLevel::new(false, true, true).into()]).into())
+        }
         "llama-bpe" => {
-            let split = Split::new(SplitPattern::Regex(LLAMA3_SPLIT.into()), SplitDelimiterBehavior::Isolated, false).ok()?;
+            let split =
+                Split::new(SplitPattern::Regex(LLAMA3_SPLIT.into()), SplitDelimiterBehavior::Isolated, false).ok()?;
             Some(Sequence::new(vec![split.into(), ByteLevel::new(false, true, false).into()]).into())
         }
         _ => None,
@@ -64,7 +67,11 @@ mod tests {
     fn pieces(pre: &str, text: &str) -> Vec<String> {
         let mut split = PreTokenizedString::from(text);
         pre_tokenizer(pre).expect("known").pre_tokenize(&mut split).unwrap();
-        split.get_splits(OffsetReferential::Original, OffsetType::Byte).into_iter().map(|(s, _, _)| s.to_string()).collect()
+        split
+            .get_splits(OffsetReferential::Original, OffsetType::Byte)
+            .into_iter()
+            .map(|(s, _, _)| s.to_string())
+            .collect()
     }
 
     #[test]
@@ -75,7 +82,10 @@ mod tests {
 
     #[test]
     fn llama3_text_splits_by_its_pattern() {
-        assert_eq!(pieces("llama-bpe", "Hello'Ve world 12345"), ["Hello", "'Ve", "\u{120}world", "\u{120}", "123", "45"]);
+        assert_eq!(
+            pieces("llama-bpe", "Hello'Ve world 12345"),
+            ["Hello", "'Ve", "\u{120}world", "\u{120}", "123", "45"]
+        );
         assert!(pre_tokenizer("qwen2").is_none(), "candle's own pipeline serves it");
     }
 }

@@ -8,8 +8,8 @@ use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use zip::write::SimpleFileOptions;
 
-use crate::harness::cli;
 use super::mirror::*;
+use crate::harness::cli;
 
 /// Bytes that do not compress away, so a download takes several reads.
 pub fn noise(len: usize, seed: u32) -> Vec<u8> {
@@ -25,18 +25,13 @@ pub fn noise(len: usize, seed: u32) -> Vec<u8> {
 }
 
 pub fn sha256(bytes: &[u8]) -> String {
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
 }
 
 pub fn zip(entries: &[(&str, &[u8])]) -> Vec<u8> {
     let mut writer = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
     for (name, bytes) in entries {
-        writer
-            .start_file(*name, SimpleFileOptions::default())
-            .unwrap();
+        writer.start_file(*name, SimpleFileOptions::default()).unwrap();
         writer.write_all(bytes).unwrap();
     }
     writer.finish().unwrap().into_inner()
@@ -57,23 +52,14 @@ pub fn vosk_files() -> Vec<(&'static str, Vec<u8>)> {
 /// A Vosk release zip: everything inside one top-level folder.
 pub fn vosk_zip() -> Vec<u8> {
     let files = vosk_files();
-    let named: Vec<(String, &[u8])> = files
-        .iter()
-        .map(|(p, b)| (format!("vosk-model-test-0.1/{p}"), b.as_slice()))
-        .collect();
-    zip(&named
-        .iter()
-        .map(|(p, b)| (p.as_str(), *b))
-        .collect::<Vec<_>>())
+    let named: Vec<(String, &[u8])> =
+        files.iter().map(|(p, b)| (format!("vosk-model-test-0.1/{p}"), b.as_slice())).collect();
+    zip(&named.iter().map(|(p, b)| (p.as_str(), *b)).collect::<Vec<_>>())
 }
 
 /// The start of a shared library for this machine (what import checks).
 pub fn elf_library() -> Vec<u8> {
-    elf_library_for(if std::env::consts::ARCH == "aarch64" {
-        AARCH64
-    } else {
-        X86_64
-    })
+    elf_library_for(if std::env::consts::ARCH == "aarch64" { AARCH64 } else { X86_64 })
 }
 
 /// ELF machine numbers.
@@ -112,11 +98,7 @@ pub fn file(url: &str, bytes: &[u8], unpack: Value) -> Value {
 
 pub fn write_catalog(dir: &Path, entries: Vec<Value>) -> PathBuf {
     let path = dir.join("catalog.json");
-    fs::write(
-        &path,
-        serde_json::to_vec_pretty(&json!({ "models": entries })).unwrap(),
-    )
-    .unwrap();
+    fs::write(&path, serde_json::to_vec_pretty(&json!({ "models": entries })).unwrap()).unwrap();
     path
 }
 
@@ -148,11 +130,7 @@ pub fn vosk_mirror(temp: &Path, fault: Fault) -> (Mirror, PathBuf, Vec<u8>) {
         vec![entry(
             "vosk-test",
             "vosk/vosk-model-test-0.1",
-            json!([file(
-                &mirror.url("vosk-model-test-0.1.zip"),
-                &archive,
-                json!("zip")
-            )]),
+            json!([file(&mirror.url("vosk-model-test-0.1.zip"), &archive, json!("zip"))]),
         )],
     );
     (mirror, catalog, archive)
@@ -179,4 +157,3 @@ pub fn import(data_dir: &Path, args: &[&str]) -> std::process::Output {
     all.extend_from_slice(args);
     cli(data_dir, &all)
 }
-

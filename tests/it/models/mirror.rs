@@ -7,8 +7,6 @@ use std::net::{TcpListener, TcpStream};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-
-
 /// What the mirror does to the first request for a file.
 #[derive(Clone, Copy, PartialEq)]
 pub enum Fault {
@@ -33,12 +31,8 @@ impl Mirror {
     pub fn start(files: Vec<(&str, Vec<u8>)>, fault: Fault) -> Self {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());
-        let files: Arc<HashMap<String, Vec<u8>>> = Arc::new(
-            files
-                .into_iter()
-                .map(|(p, b)| (format!("/{p}"), b))
-                .collect(),
-        );
+        let files: Arc<HashMap<String, Vec<u8>>> =
+            Arc::new(files.into_iter().map(|(p, b)| (format!("/{p}"), b)).collect());
         let seen = Arc::new(Mutex::new(Vec::new()));
         let shared = seen.clone();
         std::thread::spawn(move || {
@@ -55,13 +49,7 @@ impl Mirror {
     }
 
     pub fn ranges(&self, path: &str) -> Vec<Option<String>> {
-        self.seen
-            .lock()
-            .unwrap()
-            .iter()
-            .filter(|(p, _)| p == &format!("/{path}"))
-            .map(|(_, r)| r.clone())
-            .collect()
+        self.seen.lock().unwrap().iter().filter(|(p, _)| p == &format!("/{path}")).map(|(_, r)| r.clone()).collect()
     }
 }
 
@@ -69,11 +57,7 @@ pub fn serve(mut stream: TcpStream, files: &HashMap<String, Vec<u8>>, seen: &See
     let mut reader = BufReader::new(stream.try_clone().unwrap());
     let mut request_line = String::new();
     reader.read_line(&mut request_line).unwrap();
-    let path = request_line
-        .split_whitespace()
-        .nth(1)
-        .unwrap_or("/")
-        .to_owned();
+    let path = request_line.split_whitespace().nth(1).unwrap_or("/").to_owned();
     let mut range = None;
     loop {
         let mut line = String::new();
@@ -93,19 +77,13 @@ pub fn serve(mut stream: TcpStream, files: &HashMap<String, Vec<u8>>, seen: &See
         first
     };
     let Some(body) = files.get(&path) else {
-        let _ = stream
-            .write_all(b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+        let _ = stream.write_all(b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
         return;
     };
     let start = range
         .as_deref()
         .filter(|_| fault != Fault::IgnoreRange)
-        .and_then(|r| {
-            r.strip_prefix("bytes=")?
-                .strip_suffix('-')?
-                .parse::<usize>()
-                .ok()
-        });
+        .and_then(|r| r.strip_prefix("bytes=")?.strip_suffix('-')?.parse::<usize>().ok());
     let (head, rest) = match start {
         Some(start) if start >= body.len() => {
             let head = format!(
@@ -123,13 +101,7 @@ pub fn serve(mut stream: TcpStream, files: &HashMap<String, Vec<u8>>, seen: &See
             ),
             &body[start..],
         ),
-        None => (
-            format!(
-                "HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
-                body.len()
-            ),
-            &body[..],
-        ),
+        None => (format!("HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n", body.len()), &body[..]),
     };
     let _ = stream.write_all(head.as_bytes());
     match fault {

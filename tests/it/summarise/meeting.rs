@@ -11,12 +11,36 @@ pub struct Commitment {
 }
 
 pub const COMMITMENTS: &[Commitment] = &[
-    Commitment { topic: "budget", sentence: "Sarah will send the revised budget forecast to the board by Friday.", key_words: &["sarah", "budget forecast", "friday"] },
-    Commitment { topic: "hiring", sentence: "I'll set up interviews for the two backend engineer roles next week.", key_words: &["interviews", "backend", "next week"] },
-    Commitment { topic: "product", sentence: "Tom is going to draft the new onboarding flow before the end of October.", key_words: &["tom", "onboarding flow", "october"] },
-    Commitment { topic: "marketing", sentence: "Action item for Priya: book the trade show stand for the spring campaign.", key_words: &["priya", "trade show stand"] },
-    Commitment { topic: "infrastructure", sentence: "We will run a full test of the backup system on Monday morning.", key_words: &["test", "backup system", "monday"] },
-    Commitment { topic: "contract", sentence: "Let's schedule a call with the legal team about the liability cap on Thursday.", key_words: &["call", "legal team", "thursday"] },
+    Commitment {
+        topic: "budget",
+        sentence: "Sarah will send the revised budget forecast to the board by Friday.",
+        key_words: &["sarah", "budget forecast", "friday"],
+    },
+    Commitment {
+        topic: "hiring",
+        sentence: "I'll set up interviews for the two backend engineer roles next week.",
+        key_words: &["interviews", "backend", "next week"],
+    },
+    Commitment {
+        topic: "product",
+        sentence: "Tom is going to draft the new onboarding flow before the end of October.",
+        key_words: &["tom", "onboarding flow", "october"],
+    },
+    Commitment {
+        topic: "marketing",
+        sentence: "Action item for Priya: book the trade show stand for the spring campaign.",
+        key_words: &["priya", "trade show stand"],
+    },
+    Commitment {
+        topic: "infrastructure",
+        sentence: "We will run a full test of the backup system on Monday morning.",
+        key_words: &["test", "backup system", "monday"],
+    },
+    Commitment {
+        topic: "contract",
+        sentence: "Let's schedule a call with the legal team about the liability cap on Thursday.",
+        key_words: &["call", "legal team", "thursday"],
+    },
 ];
 
 const WORDS: usize = 13_500;
@@ -37,14 +61,38 @@ struct Topic {
 }
 
 const TOPICS: [Topic; 8] = [
-    Topic { name: "budget", items: ["marketing budget", "travel costs", "software licences", "contractor spend", "office rent"] },
-    Topic { name: "hiring", items: ["backend hiring", "data analyst role", "support lead position", "internship programme", "design team"] },
-    Topic { name: "product", items: ["checkout page", "mobile app", "search feature", "onboarding flow", "reporting dashboard"] },
-    Topic { name: "marketing", items: ["spring campaign", "newsletter", "trade show", "social media ads", "webinar series"] },
-    Topic { name: "infrastructure", items: ["cloud migration", "backup system", "single sign-on", "laptop refresh", "VPN setup"] },
-    Topic { name: "customers", items: ["support tickets", "survey results", "churn rate", "net promoter score", "response times"] },
-    Topic { name: "contract", items: ["service agreement", "data processing terms", "renewal clause", "liability cap", "pricing schedule"] },
-    Topic { name: "operations", items: ["warehouse move", "delivery times", "supplier contract", "inventory levels", "shipping costs"] },
+    Topic {
+        name: "budget",
+        items: ["marketing budget", "travel costs", "software licences", "contractor spend", "office rent"],
+    },
+    Topic {
+        name: "hiring",
+        items: ["backend hiring", "data analyst role", "support lead position", "internship programme", "design team"],
+    },
+    Topic {
+        name: "product",
+        items: ["checkout page", "mobile app", "search feature", "onboarding flow", "reporting dashboard"],
+    },
+    Topic {
+        name: "marketing",
+        items: ["spring campaign", "newsletter", "trade show", "social media ads", "webinar series"],
+    },
+    Topic {
+        name: "infrastructure",
+        items: ["cloud migration", "backup system", "single sign-on", "laptop refresh", "VPN setup"],
+    },
+    Topic {
+        name: "customers",
+        items: ["support tickets", "survey results", "churn rate", "net promoter score", "response times"],
+    },
+    Topic {
+        name: "contract",
+        items: ["service agreement", "data processing terms", "renewal clause", "liability cap", "pricing schedule"],
+    },
+    Topic {
+        name: "operations",
+        items: ["warehouse move", "delivery times", "supplier contract", "inventory levels", "shipping costs"],
+    },
 ];
 
 const PEOPLE: &[&str] = &["Sarah", "Tom", "Priya", "Marcus", "Elena", "David", "Aisha", "Jonas"];

@@ -92,9 +92,10 @@ impl<'a> ModelBin<'a> {
         for _ in 0..aliases {
             let alias = r.string("an alias")?;
             let target = r.string(&format!("the target of alias {alias}"))?;
-            let variable = variables.get(&target).cloned().ok_or_else(|| {
-                format!("alias {alias} names {target}, which the file does not hold")
-            })?;
+            let variable = variables
+                .get(&target)
+                .cloned()
+                .ok_or_else(|| format!("alias {alias} names {target}, which the file does not hold"))?;
             variables.insert(alias, variable);
         }
         Ok(Self { spec, variables })
@@ -126,28 +127,19 @@ fn variable<'a>(r: &mut Reader<'a>, name: &str) -> Result<Variable<'a>, String> 
     if rank > MAX_RANK {
         return Err(format!("variable {name} claims {rank} dimensions"));
     }
-    let shape = (0..rank)
-        .map(|_| r.u32(name).map(|d| d as usize))
-        .collect::<Result<Vec<_>, _>>()?;
+    let shape = (0..rank).map(|_| r.u32(name).map(|d| d as usize)).collect::<Result<Vec<_>, _>>()?;
     let id = r.u8(name)?;
-    let element = Element::from_id(id)
-        .ok_or_else(|| format!("variable {name} has an unknown element type {id}"))?;
+    let element = Element::from_id(id).ok_or_else(|| format!("variable {name} has an unknown element type {id}"))?;
     let len = r.u32(name)? as usize;
     let expected = shape
         .iter()
         .try_fold(element.size(), |n, &d| n.checked_mul(d))
         .ok_or_else(|| format!("variable {name} has an impossible shape {shape:?}"))?;
     if len != expected {
-        return Err(format!(
-            "variable {name} holds {len} bytes but its shape {shape:?} needs {expected}"
-        ));
+        return Err(format!("variable {name} holds {len} bytes but its shape {shape:?} needs {expected}"));
     }
     let bytes = r.take(len, name)?;
-    Ok(Variable {
-        shape,
-        element,
-        bytes,
-    })
+    Ok(Variable { shape, element, bytes })
 }
 
 struct Reader<'a> {
@@ -157,16 +149,9 @@ struct Reader<'a> {
 
 impl<'a> Reader<'a> {
     fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8], String> {
-        let end = self
-            .pos
-            .checked_add(n)
-            .filter(|&end| end <= self.data.len())
-            .ok_or_else(|| {
-                format!(
-                    "the file is truncated: it ends at byte {} while reading {what}",
-                    self.data.len()
-                )
-            })?;
+        let end = self.pos.checked_add(n).filter(|&end| end <= self.data.len()).ok_or_else(|| {
+            format!("the file is truncated: it ends at byte {} while reading {what}", self.data.len())
+        })?;
         let bytes = &self.data[self.pos..end];
         self.pos = end;
         Ok(bytes)
@@ -185,9 +170,7 @@ impl<'a> Reader<'a> {
         let b = self.take(2, what)?;
         let len = u16::from_le_bytes([b[0], b[1]]) as usize;
         let bytes = self.take(len, what)?;
-        let text = bytes
-            .strip_suffix(&[0])
-            .ok_or_else(|| format!("{what} is not a NUL-terminated string"))?;
+        let text = bytes.strip_suffix(&[0]).ok_or_else(|| format!("{what} is not a NUL-terminated string"))?;
         String::from_utf8(text.to_vec()).map_err(|_| format!("{what} is not UTF-8"))
     }
 }
