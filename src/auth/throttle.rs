@@ -18,28 +18,31 @@ impl Throttle {
         Self { max: max.max(1), window, failures: Arc::default() }
     }
 
-    /// How long `key` must still wait, if it is refused now.
-    pub fn blocked_for(&self, key: &str) -> Option<Duration> {
+    /// Checks every key and, unless one of them is refused, counts an
+    /// attempt against each of them at once, under one lock: concurrent
+    /// attempts cannot all pass the check before any of them is counted.
+    /// The attempt stays counted (a failure) unless it is dropped by
+    /// [`Attempt::succeeded`]. `Err` is how long the caller must still wait.
+    pub fn attempt<'a>(&'a self, keys: &[&str]) -> Result<Attempt<'a>, Duration> {
         let now = Instant::now();
         let mut map = self.failures.lock().unwrap_or_else(|e| e.into_inner());
-        let times = map.get_mut(key)?;
-        prune(times, now, self.window);
-        if times.len() < self.max {
-            return None;
+        let mut wait = None;
+        for key in keys {
+            if let Some(times) = map.get_mut(*key) {
+                prune(times, now, self.window);
+                if times.len() >= self.max {
+                    let left = times.front().map_or(self.window, |oldest| self.window.saturating_sub(now - *oldest));
+                    wait = wait.max(Some(left));
+                }
+            }
         }
-        times.front().map(|oldest| self.window.saturating_sub(now - *oldest))
-    }
-
-    pub fn record(&self, key: &str) {
-        let now = Instant::now();
-        let mut map = self.failures.lock().unwrap_or_else(|e| e.into_inner());
-        let times = map.entry(key.to_owned()).or_default();
-        prune(times, now, self.window);
-        times.push_back(now);
-        // Keep memory bounded under a flood of one key.
-        while times.len() > self.max {
-            times.pop_front();
+        if let Some(wait) = wait {
+            return Err(wait);
         }
+        for key in keys {
+            map.entry((*key).to_owned()).or_default().push_back(now);
+        }
+        Ok(Attempt { throttle: self, keys: keys.iter().map(|k| (*k).to_owned()).collect(), at: now })
     }
 
     pub fn clear(&self, key: &str) {
@@ -54,6 +57,28 @@ impl Throttle {
             prune(times, now, self.window);
             !times.is_empty()
         });
+    }
+}
+
+/// An attempt counted against its keys; dropping it keeps it counted.
+#[must_use = "an attempt that is not marked as succeeded counts as a failure"]
+pub struct Attempt<'a> {
+    throttle: &'a Throttle,
+    keys: Vec<String>,
+    at: Instant,
+}
+
+impl Attempt<'_> {
+    /// Takes the attempt back: it did not fail.
+    pub fn succeeded(self) {
+        let mut map = self.throttle.failures.lock().unwrap_or_else(|e| e.into_inner());
+        for key in &self.keys {
+            if let Some(times) = map.get_mut(key)
+                && let Some(i) = times.iter().position(|t| *t == self.at)
+            {
+                times.remove(i);
+            }
+        }
     }
 }
 
@@ -81,16 +106,56 @@ fn prune(times: &mut VecDeque<Instant>, now: Instant, window: Duration) {
 mod tests {
     use super::*;
 
+    fn fail(throttle: &Throttle, key: &str) -> bool {
+        throttle.attempt(&[key]).is_ok()
+    }
+
     #[test]
     fn a_key_is_refused_after_max_failures_and_others_are_not() {
         let throttle = Throttle::new(3, Duration::from_secs(60));
-        for _ in 0..2 {
-            throttle.record("a");
+        assert!((0..3).all(|_| fail(&throttle, "a")));
+        let wait = throttle.attempt(&["a"]).err().expect("the fourth attempt is refused");
+        assert!(wait <= Duration::from_secs(60));
+        assert!(fail(&throttle, "b"));
+    }
+
+    #[test]
+    fn an_attempt_is_refused_when_any_of_its_keys_is() {
+        let throttle = Throttle::new(1, Duration::from_secs(60));
+        assert!(fail(&throttle, "account"));
+        assert!(throttle.attempt(&["address", "account"]).is_err());
+        assert!(fail(&throttle, "address"), "a refused attempt counts against none of its keys");
+    }
+
+    #[test]
+    fn a_successful_attempt_is_taken_back() {
+        let throttle = Throttle::new(2, Duration::from_secs(60));
+        for _ in 0..5 {
+            throttle.attempt(&["a", "b"]).unwrap().succeeded();
         }
-        assert!(throttle.blocked_for("a").is_none());
-        throttle.record("a");
-        assert!(throttle.blocked_for("a").is_some_and(|d| d <= Duration::from_secs(60)));
-        assert!(throttle.blocked_for("b").is_none());
+        assert!(fail(&throttle, "a") && fail(&throttle, "b"));
+    }
+
+    #[test]
+    fn concurrent_attempts_cannot_all_pass_the_check_before_one_is_counted() {
+        let throttle = Throttle::new(10, Duration::from_secs(60));
+        let barrier = std::sync::Barrier::new(60);
+        let passed = std::sync::atomic::AtomicUsize::new(0);
+        std::thread::scope(|scope| {
+            for _ in 0..60 {
+                scope.spawn(|| {
+                    barrier.wait();
+                    if let Ok(attempt) = throttle.attempt(&["ip", "account"]) {
+                        passed.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                        // The password check takes a while; the attempt is
+                        // counted all along.
+                        std::thread::sleep(Duration::from_millis(20));
+                        drop(attempt);
+                    }
+                });
+            }
+        });
+        assert_eq!(passed.into_inner(), 10);
     }
 
     #[test]
@@ -106,11 +171,11 @@ mod tests {
     #[test]
     fn failures_leave_the_window() {
         let throttle = Throttle::new(1, Duration::from_millis(30));
-        throttle.record("a");
-        assert!(throttle.blocked_for("a").is_some());
+        assert!(fail(&throttle, "a"));
+        assert!(!fail(&throttle, "a"));
         std::thread::sleep(Duration::from_millis(40));
-        assert!(throttle.blocked_for("a").is_none());
         throttle.sweep();
         assert!(throttle.failures.lock().unwrap().is_empty());
+        assert!(fail(&throttle, "a"));
     }
 }

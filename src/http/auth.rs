@@ -32,17 +32,13 @@ pub async fn signup(req: &mut Request, depot: &mut Depot, res: &mut Response) ->
     // asking it counts against the address like a failed sign-in: probing
     // for accounts here costs as much as guessing passwords.
     let address = address_key(req.remote_addr().ip());
-    if let Some(wait) = state.login_throttle.blocked_for(&address) {
-        return Err(throttled(wait));
-    }
+    let attempt = state.login_throttle.attempt(&[&address]).map_err(throttled)?;
     let hash = state.passwords.hash(new.password.clone()).await?;
     let user = match state.store.run(move |s| s.create_user(new, hash, now_ms())).await {
-        Err(e @ StoreError::EmailTaken) => {
-            state.login_throttle.record(&address);
-            return Err(e.into());
-        }
+        Err(e @ StoreError::EmailTaken) => return Err(e.into()),
         other => other?,
     };
+    attempt.succeeded();
     res.status_code(StatusCode::CREATED);
     Ok(Json(User::from(&user)))
 }
@@ -54,10 +50,9 @@ pub async fn login(req: &mut Request, depot: &mut Depot, res: &mut Response) -> 
     let credentials = json::<LoginInput>(req, SMALL).await?.parse().map_err(AppError::invalid)?;
     let address = address_key(req.remote_addr().ip());
     let account = format!("account:{}", credentials.email);
-    let waits = [state.login_throttle.blocked_for(&address), state.login_throttle.blocked_for(&account)];
-    if let Some(wait) = waits.into_iter().flatten().max() {
-        return Err(throttled(wait));
-    }
+    // Counted before the password is checked, so that concurrent guesses
+    // cannot all pass the check; taken back when the password is right.
+    let attempt = state.login_throttle.attempt(&[&address, &account]).map_err(throttled)?;
 
     let email = credentials.email.clone();
     let user = state.store.run(move |s| s.user_by_email(&email)).await?;
@@ -65,10 +60,9 @@ pub async fn login(req: &mut Request, depot: &mut Depot, res: &mut Response) -> 
     // An unknown email costs the same hash as a known one.
     let verified = state.passwords.verify(credentials.password, hash).await?;
     let Some(user) = user.filter(|_| verified) else {
-        state.login_throttle.record(&address);
-        state.login_throttle.record(&account);
         return Err(AppError::unauthorized("Invalid email or password"));
     };
+    attempt.succeeded();
     state.login_throttle.clear(&account);
 
     if let Some((old, _)) = session::from_cookie(req, &state).await? {

@@ -115,10 +115,11 @@ pub async fn send(req: &mut Request, depot: &mut Depot) -> AppResult<Json<Sent>>
     let me = signed_in(depot)?.clone();
     let p = prepare(req, &state, &me).await?;
     let key = format!("client:{}", p.client.id);
-    if state.send_throttle.blocked_for(&key).is_some() {
-        return Err(AppError::too_many("This follow-up was just sent. Please wait a minute before sending it again."));
-    }
-    state.send_throttle.record(&key);
+    // Counted whatever happens next: the check and the count are one step,
+    // so two taps at once cannot both pass.
+    let _ = state.send_throttle.attempt(&[&key]).map_err(|_| {
+        AppError::too_many("This follow-up was just sent. Please wait a minute before sending it again.")
+    })?;
     let to = p.mail.to.email.clone();
     let delivery = state.mailer.send(p.mail).await.map_err(|e| match e {
         MailError::InvalidHeader(_) => AppError::bad_request(format!("The email cannot be sent: {e}")),

@@ -19,12 +19,11 @@ pub async fn request(req: &mut Request, depot: &mut Depot) -> AppResult<Json<Mes
     let state = state(depot)?.clone();
     let email = json::<ResetRequestInput>(req, SMALL).await?.parse().map_err(AppError::invalid)?;
     let key = format!("reset:{email}");
-    if state.reset_throttle.blocked_for(&key).is_some() {
+    if state.reset_throttle.attempt(&[&key]).is_err() {
         // Same answer as ever: the limit must not tell whether the account exists.
         tracing::warn!("a password-reset email held back: too many asked for one address");
         return Ok(Json(Message { message: SENT }));
     }
-    state.reset_throttle.record(&key);
     tokio::spawn(async move {
         if let Err(e) = send_reset_link(&state, email).await {
             tracing::error!("sending a password-reset email: {e:#}");

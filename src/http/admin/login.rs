@@ -39,17 +39,17 @@ pub async fn login(req: &mut Request, depot: &mut Depot, res: &mut Response) -> 
 
     let address = format!("admin-{}", address_key(req.remote_addr().ip()));
     let account = format!("admin:{username}");
-    if [&address, &account].iter().any(|key| state.admin_throttle.blocked_for(key).is_some()) {
-        return Err(AppError::too_many("Too many failed admin sign-in attempts. Please try again later."));
-    }
+    let attempt = state
+        .admin_throttle
+        .attempt(&[&address, &account])
+        .map_err(|_| AppError::too_many("Too many failed admin sign-in attempts. Please try again later."))?;
     let name = username.clone();
     let admin = state.store.run(move |s| s.admin(&name)).await?;
     let verified = state.passwords.verify(password, admin.as_ref().map(|a| a.password_hash.clone())).await?;
     let Some(admin) = admin.filter(|_| verified) else {
-        state.admin_throttle.record(&address);
-        state.admin_throttle.record(&account);
         return Err(AppError::unauthorized("Invalid username or password"));
     };
+    attempt.succeeded();
 
     if let Some(old) = req.cookie(super::COOKIE).and_then(|c| Token::from_client(c.value())) {
         let old = old.hash();
