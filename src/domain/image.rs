@@ -7,9 +7,53 @@ use base64::engine::general_purpose::STANDARD;
 /// The spec's limit on a photo, counted in data-URL characters.
 pub const DATA_URL_MAX: usize = 1_000_000;
 
+/// No picture is decoded, or stored to be decoded by a browser, with more
+/// pixels than this: the 108 MP of the largest phone cameras fit. A header
+/// can claim far more in a few bytes (65,000 × 65,000 is 4 GB of gray).
+pub const MAX_PIXELS: u64 = 120_000_000;
+/// Nor with a side longer than this.
+pub const MAX_SIDE: u32 = 16_384;
+/// Nor needing more memory than this for one picture, whatever it says.
+pub const MAX_DECODE_BYTES: u64 = 512 * 1024 * 1024;
+
+/// The limits every decoder of an uploaded picture runs under.
+pub fn decode_limits() -> image::Limits {
+    let mut limits = image::Limits::default();
+    limits.max_image_width = Some(MAX_SIDE);
+    limits.max_image_height = Some(MAX_SIDE);
+    limits.max_alloc = Some(MAX_DECODE_BYTES);
+    limits
+}
+
+/// Whether a picture of this size may be decoded.
+pub fn within_limits(width: u32, height: u32) -> bool {
+    width <= MAX_SIDE && height <= MAX_SIDE && u64::from(width) * u64::from(height) <= MAX_PIXELS
+}
+
+/// The size a picture's header claims, read without decoding its pixels.
+pub fn dimensions(bytes: &[u8]) -> Option<(u32, u32)> {
+    image::ImageReader::new(std::io::Cursor::new(bytes)).with_guessed_format().ok()?.into_dimensions().ok()
+}
+
+/// A real 16 × 16 JPEG whose frame header claims `width` × `height`: what
+/// a decompression bomb looks like.
+#[cfg(test)]
+pub(crate) fn jpeg_claiming(width: u16, height: u16) -> Vec<u8> {
+    let mut jpeg = Vec::new();
+    image::DynamicImage::ImageLuma8(image::GrayImage::new(16, 16))
+        .write_to(&mut std::io::Cursor::new(&mut jpeg), image::ImageFormat::Jpeg)
+        .unwrap();
+    let frame = jpeg.windows(2).position(|w| w == [0xFF, 0xC0]).expect("a baseline frame header");
+    jpeg[frame + 5..frame + 7].copy_from_slice(&height.to_be_bytes());
+    jpeg[frame + 7..frame + 9].copy_from_slice(&width.to_be_bytes());
+    jpeg
+}
+
 #[derive(Debug, PartialEq, Eq)]
 pub enum ImageError {
     TooLarge,
+    /// Its header claims more pixels than any picture is decoded with.
+    TooManyPixels,
     Malformed,
     /// Decodes, but is not a JPEG, PNG or WebP picture.
     Unsupported,
@@ -39,7 +83,11 @@ pub fn from_data_url(url: &str) -> Result<(&'static str, Vec<u8>), ImageError> {
     }
     let bytes = STANDARD.decode(payload.trim()).map_err(|_| ImageError::Malformed)?;
     let mime = sniff(&bytes).ok_or(ImageError::Unsupported)?;
-    Ok((mime, bytes))
+    // Stored pictures are decoded by every browser that shows them.
+    match dimensions(&bytes) {
+        Some((width, height)) if !within_limits(width, height) => Err(ImageError::TooManyPixels),
+        _ => Ok((mime, bytes)),
+    }
 }
 
 #[cfg(test)]
@@ -69,6 +117,16 @@ mod tests {
         assert_eq!(from_data_url(&"a".repeat(DATA_URL_MAX + 1)), Err(ImageError::TooLarge));
         assert_eq!(from_data_url("not a data url"), Err(ImageError::Malformed));
         assert_eq!(from_data_url("data:image/png;base64,***"), Err(ImageError::Malformed));
+    }
+
+    #[test]
+    fn a_picture_claiming_more_pixels_than_the_limit_is_refused_from_its_header() {
+        let bomb = jpeg_claiming(65_000, 65_000);
+        assert_eq!(dimensions(&bomb), Some((65_000, 65_000)));
+        let url = format!("data:image/jpeg;base64,{}", STANDARD.encode(&bomb));
+        assert_eq!(from_data_url(&url), Err(ImageError::TooManyPixels));
+        assert!(within_limits(12_000, 9_000), "a 108 MP phone photo");
+        assert!(!within_limits(16_000, 16_000) && !within_limits(20_000, 10));
     }
 
     #[test]

@@ -32,7 +32,7 @@ pub async fn upload(req: &mut Request, depot: &mut Depot) -> AppResult<Json<Phot
     state.ensure_room(image::DATA_URL_MAX as u64)?;
     let input: PhotoInput = json(req, image::DATA_URL_MAX + 1024).await?;
     let (mime, bytes) = image::from_data_url(&input.photo).map_err(|e| match e {
-        ImageError::TooLarge => {
+        ImageError::TooLarge | ImageError::TooManyPixels => {
             AppError::too_large("Photo size is too large. Please use a smaller image or compress the photo.")
         }
         ImageError::Malformed => AppError::bad_request("The photo is not a data URL"),

@@ -19,6 +19,7 @@ mod health;
 mod install;
 mod job_events;
 mod jobs;
+mod multipart;
 mod origin;
 mod profile;
 mod range;

@@ -56,7 +56,7 @@ pub async fn upload_picture(req: &mut Request, depot: &mut Depot) -> AppResult<J
     state.ensure_room(image::DATA_URL_MAX as u64)?;
     let input: PictureInput = json(req, image::DATA_URL_MAX + 1024).await?;
     let (mime, bytes) = image::from_data_url(&input.picture).map_err(|e| match e {
-        ImageError::TooLarge => {
+        ImageError::TooLarge | ImageError::TooManyPixels => {
             AppError::too_large("Photo is too large. Please try a smaller image or take a new photo.")
         }
         ImageError::Malformed => AppError::bad_request("The picture is not a data URL"),

@@ -1,13 +1,13 @@
 //! A client's recording: a WAV file streamed into the store in chunks (no
 //! copy of the whole file anywhere), and served back with ranges.
 
-use http_body_util::BodyExt;
 use salvo::prelude::*;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use super::clients::{client_id, not_found_as_client, send_file};
 use super::error::{AppError, AppResult};
+use super::multipart::{BETWEEN_PARTS, Part, Upload};
 use super::session::signed_in;
 use super::state::{AppState, state};
 use crate::clock::now_ms;
@@ -44,47 +44,35 @@ pub async fn upload(req: &mut Request, depot: &mut Depot) -> AppResult<Json<Uplo
     state.store.run(move |s| s.client(owner, id)).await.map_err(not_found_as_client)?;
     let max = state.settings.max_recording;
     let announced = req.header::<u64>("content-length");
-    if announced.is_some_and(|len| len > max + 64 * 1024) {
+    if announced.is_some_and(|len| len > max + BETWEEN_PARTS) {
         return Err(too_large(max));
     }
     state.ensure_room(announced.unwrap_or(max))?;
-    let content_type = req.header::<String>("content-type").unwrap_or_default();
-    let boundary = multer::parse_boundary(&content_type)
-        .map_err(|_| AppError::unsupported("Send the recording as multipart/form-data with a 'recording' field"))?;
-    let mut form = multer::Multipart::new(req.take_body().into_data_stream(), boundary);
-
-    while let Some(field) =
-        form.next_field().await.map_err(|_| AppError::bad_request("The upload was cut off or malformed"))?
-    {
-        if field.name() != Some("recording") {
-            continue;
-        }
-        let blob = state.store.run(|s| s.begin_blob()).await?;
-        return match store_recording(&state, blob, field, max).await {
-            Ok((recording, chunks)) => {
-                let uploaded = Uploaded {
-                    size: recording.size,
-                    sha256: recording.sha256.clone(),
-                    duration_ms: recording.duration_ms,
-                };
-                let attached = state
-                    .store
-                    .run(move |s| s.attach_recording(owner, id, recording, "audio/wav", chunks, now_ms()))
-                    .await;
-                if let Err(e) = attached {
-                    discard(&state, blob).await;
-                    return Err(not_found_as_client(e));
-                }
-                state.jobs.nudge();
-                Ok(Json(uploaded))
-            }
-            Err(e) => {
+    let mut form = Upload::new(req, "Send the recording as multipart/form-data with a 'recording' field", || {
+        AppError::too_large("The recording is larger than this server accepts")
+    })?;
+    let Some(field) = form.field("recording", max).await? else {
+        return Err(AppError::bad_request("The upload has no 'recording' file"));
+    };
+    let blob = state.store.run(|s| s.begin_blob()).await?;
+    match store_recording(&state, blob, field, max).await {
+        Ok((recording, chunks)) => {
+            let uploaded =
+                Uploaded { size: recording.size, sha256: recording.sha256.clone(), duration_ms: recording.duration_ms };
+            let attached =
+                state.store.run(move |s| s.attach_recording(owner, id, recording, "audio/wav", chunks, now_ms())).await;
+            if let Err(e) = attached {
                 discard(&state, blob).await;
-                Err(e)
+                return Err(not_found_as_client(e));
             }
-        };
+            state.jobs.nudge();
+            Ok(Json(uploaded))
+        }
+        Err(e) => {
+            discard(&state, blob).await;
+            Err(e)
+        }
     }
-    Err(AppError::bad_request("The upload has no 'recording' file"))
 }
 
 async fn discard(state: &AppState, blob: u64) {
@@ -95,18 +83,13 @@ async fn discard(state: &AppState, blob: u64) {
 
 /// Streams the field into chunks of blob `blob`, checking the WAV header
 /// on the way; returns the recording and its number of chunks.
-async fn store_recording(
-    state: &AppState,
-    blob: u64,
-    mut field: multer::Field<'_>,
-    max: u64,
-) -> AppResult<(Recording, u32)> {
+async fn store_recording(state: &AppState, blob: u64, mut field: Part, max: u64) -> AppResult<(Recording, u32)> {
     let mut hasher = Sha256::new();
     let mut pending: Vec<u8> = Vec::with_capacity(CHUNK);
     let mut header: Option<WavHeader> = None;
     let (mut size, mut chunks) = (0u64, 0u32);
     loop {
-        let piece = field.chunk().await.map_err(|_| AppError::bad_request("The upload was cut off"))?;
+        let piece = field.chunk().await?;
         let done = piece.is_none();
         if let Some(piece) = piece {
             size += piece.len() as u64;

@@ -40,8 +40,8 @@ pub struct AppState {
     pub data_dir: PathBuf,
     /// The transcription and summary jobs.
     pub jobs: crate::jobs::Jobs,
-    /// Card scans under way at once (each keeps a core busy).
-    pub scan_permits: Arc<tokio::sync::Semaphore>,
+    /// Card scans, one at a time (each keeps a core busy).
+    pub scanner: crate::ocr::Scanner,
     /// The client lists as last sent, until the next write.
     pub client_lists: Arc<super::ClientLists>,
 }

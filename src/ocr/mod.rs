@@ -6,6 +6,7 @@
 pub mod fields;
 mod prepare;
 mod skew;
+mod worker;
 
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -15,6 +16,7 @@ use image::imageops;
 
 pub use fields::CardFields;
 pub use prepare::decode_upright;
+pub use worker::Scanner;
 
 /// The program, found on PATH.
 const TESSERACT: &str = "tesseract";
@@ -30,6 +32,8 @@ pub enum OcrError {
     NotInstalled,
     #[error("{0}")]
     Unreadable(String),
+    #[error("The photo has too many pixels to be read: take it at 100 megapixels or less")]
+    TooLarge,
     #[error("tesseract failed: {0}")]
     Failed(String),
 }

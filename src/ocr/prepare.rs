@@ -11,6 +11,7 @@ use zune_core::colorspace::ColorSpace;
 use zune_core::options::DecoderOptions;
 
 use super::{OcrError, skew};
+use crate::domain::image::{MAX_SIDE, decode_limits, within_limits};
 
 /// Photo widths are brought between these. A card filling most of a phone
 /// photo then has its small print 20–40 pixels high.
@@ -43,6 +44,13 @@ pub fn decode_upright(bytes: &[u8]) -> Result<GrayImage, OcrError> {
         ImageReader::new(Cursor::new(bytes)).with_guessed_format().map_err(|e| OcrError::Unreadable(e.to_string()))?;
     let jpeg = reader.format() == Some(ImageFormat::Jpeg);
     let mut decoder = reader.into_decoder().map_err(unreadable)?;
+    // Checked from the header before a pixel is decoded: a few bytes can
+    // claim gigabytes.
+    let (width, height) = decoder.dimensions();
+    if !within_limits(width, height) {
+        return Err(OcrError::TooLarge);
+    }
+    decoder.set_limits(decode_limits()).map_err(|_| OcrError::TooLarge)?;
     let orientation = decoder.orientation().map_err(unreadable)?;
     // Phone photos are JPEG: decoding only their brightness skips the
     // colour work and a third of the pixels (a sixth of a scan's time).
@@ -58,7 +66,10 @@ pub fn decode_upright(bytes: &[u8]) -> Result<GrayImage, OcrError> {
 /// The brightness plane of a colour or gray JPEG; `None` for what it
 /// cannot give that way (CMYK, a broken file), left to the full decoder.
 fn jpeg_brightness(bytes: &[u8]) -> Option<GrayImage> {
-    let options = DecoderOptions::default().jpeg_set_out_colorspace(ColorSpace::Luma);
+    let options = DecoderOptions::default()
+        .jpeg_set_out_colorspace(ColorSpace::Luma)
+        .set_max_width(MAX_SIDE as usize)
+        .set_max_height(MAX_SIDE as usize);
     let mut decoder = zune_jpeg::JpegDecoder::new_with_options(ZCursor::new(bytes), options);
     decoder.decode_headers().ok()?;
     if !matches!(decoder.input_colorspace()?, ColorSpace::YCbCr | ColorSpace::Luma) {
@@ -133,6 +144,16 @@ mod tests {
         assert_eq!(fast.dimensions(), full.dimensions());
         let worst = fast.pixels().zip(full.pixels()).map(|(a, b)| a.0[0].abs_diff(b.0[0])).max().unwrap();
         assert!(worst <= 4, "brightness differs by {worst}");
+    }
+
+    #[test]
+    fn a_picture_claiming_more_pixels_than_the_limit_is_refused_before_decoding() {
+        for (width, height) in [(65_000, 65_000), (16_385, 100), (12_000, 12_000)] {
+            let bomb = crate::domain::image::jpeg_claiming(width, height);
+            assert!(matches!(decode_upright(&bomb), Err(OcrError::TooLarge)), "{width} × {height}");
+        }
+        let wide = crate::domain::image::jpeg_claiming(65_000, 10);
+        assert!(jpeg_brightness(&wide).is_none(), "the brightness decoder has the same side limit");
     }
 
     #[test]

@@ -19,6 +19,7 @@ mod install;
 mod instance;
 mod jobs;
 mod models;
+mod probe;
 mod reset;
 mod serving;
 mod sign_in;

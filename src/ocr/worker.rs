@@ -1,0 +1,52 @@
+//! Card scans, one at a time, on a thread of their own.
+//!
+//! A scan allocates tens of megabytes (the photo, its gray image, scaled
+//! copies). glibc keeps freed blocks in the arena of the thread that used
+//! them, one arena per thread up to eight per core, so scans spread over
+//! the blocking pool's threads left hundreds of megabytes resident after a
+//! burst of uploads. On one thread they reuse one arena.
+
+use std::fs::File;
+use std::io::{Read, Seek, SeekFrom};
+use std::sync::mpsc;
+
+use tokio::sync::oneshot;
+
+use super::{CardFields, OcrError};
+
+type Request = (File, oneshot::Sender<Result<CardFields, OcrError>>);
+
+/// The handle to the scanning thread; clones share it.
+#[derive(Clone)]
+pub struct Scanner {
+    requests: mpsc::Sender<Request>,
+}
+
+impl Scanner {
+    /// Starts the thread, which ends when the last handle is dropped.
+    pub fn start() -> std::io::Result<Self> {
+        let (requests, pending) = mpsc::channel::<Request>();
+        std::thread::Builder::new().name("card-scan".into()).spawn(move || {
+            for (file, answer) in pending {
+                let _ = answer.send(read_and_scan(file));
+            }
+        })?;
+        Ok(Self { requests })
+    }
+
+    /// Scans the photo held by `file`, after the scans queued before it.
+    pub async fn scan(&self, file: File) -> Result<CardFields, OcrError> {
+        let (answer, answered) = oneshot::channel();
+        let stopped = || OcrError::Failed("the card-scanning thread has stopped".into());
+        self.requests.send((file, answer)).map_err(|_| stopped())?;
+        answered.await.map_err(|_| stopped())?
+    }
+}
+
+fn read_and_scan(mut file: File) -> Result<CardFields, OcrError> {
+    let mut photo = Vec::new();
+    file.seek(SeekFrom::Start(0))
+        .and_then(|_| file.read_to_end(&mut photo))
+        .map_err(|e| OcrError::Failed(format!("reading the uploaded photo back: {e}")))?;
+    super::scan(&photo)
+}
