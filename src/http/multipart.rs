@@ -92,9 +92,12 @@ impl Allowance {
         self.limit.store(self.read.load(Ordering::SeqCst).saturating_add(more), Ordering::SeqCst);
     }
 
-    /// Counts `n` bytes read; `false` once they go past the limit.
+    /// Counts a piece of `n` bytes; `false` when the piece starts past the
+    /// limit. A piece that starts within it is taken whole: the server reads
+    /// the body in pieces of bounded size, and one arriving with a part's
+    /// headers may carry much of its content too.
     fn take(&self, n: usize) -> bool {
-        self.read.fetch_add(n as u64, Ordering::SeqCst) + n as u64 <= self.limit.load(Ordering::SeqCst)
+        self.read.fetch_add(n as u64, Ordering::SeqCst) < self.limit.load(Ordering::SeqCst)
     }
 }
 
@@ -148,8 +151,9 @@ mod tests {
         let allowance = Allowance::default();
         allowance.allow(10);
         assert!(allowance.take(6) && allowance.take(4));
-        assert!(!allowance.take(1), "one byte past the allowance");
+        assert!(!allowance.take(1), "a piece starting past the allowance");
         allowance.allow(100);
-        assert!(allowance.take(100) && !allowance.take(1));
+        assert!(allowance.take(99) && allowance.take(50), "a piece starting within it is taken whole");
+        assert!(!allowance.take(1));
     }
 }
