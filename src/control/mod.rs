@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 pub use client::call;
 pub use listener::{ControlHandler, serve};
 
+use crate::domain::ids::{ClientId, UserId};
 use crate::domain::template::EmailTemplate;
 
 /// Requests are one JSON object on one line.
@@ -57,7 +58,7 @@ pub enum Request {
     JobList,
     /// Run a failed job again, from the stage that failed.
     JobRetry {
-        client: u64,
+        client: ClientId,
     },
     /// Models were installed or removed: jobs waiting for one try again.
     ModelsChanged,
@@ -94,7 +95,7 @@ pub enum Response {
 /// A job as `debrief jobs list` prints it.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct JobLine {
-    pub client: u64,
+    pub client: ClientId,
     pub client_name: String,
     pub owner_email: String,
     pub status: crate::domain::job::JobStatus,
@@ -106,7 +107,7 @@ pub struct JobLine {
 /// A user as `debrief user list` prints it.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct UserLine {
-    pub id: u64,
+    pub id: UserId,
     pub email: String,
     pub name: String,
     pub clients: usize,

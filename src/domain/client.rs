@@ -4,11 +4,10 @@
 use serde::{Deserialize, Serialize};
 
 use super::fields::{FieldError, FieldErrors};
+use super::ids::{BlobId, ClientId, UserId};
 use super::job::{JobStatus, JobView};
 use super::text::{EMAIL_MAX, has_control_chars, is_email, normalise_email};
-use super::user::{TEXT_MAX, UserId, iso_time};
-
-pub type ClientId = u64;
+use super::user::{TEXT_MAX, iso_time};
 
 pub const PHONE_MIN: usize = 10;
 pub const PHONE_MAX: usize = 20;
@@ -18,7 +17,7 @@ pub const SUMMARY_PREVIEW: usize = 200;
 /// What the server keeps of an uploaded recording.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Recording {
-    pub blob: u64,
+    pub blob: BlobId,
     pub size: u64,
     pub sha256: String,
     pub duration_ms: u64,
@@ -35,7 +34,7 @@ pub struct ClientRecord {
     pub company: Option<String>,
     pub position: Option<String>,
     /// The blob of the photo.
-    pub photo: Option<u64>,
+    pub photo: Option<BlobId>,
     pub recording: Option<Recording>,
     pub transcription: Option<String>,
     pub summary: Option<String>,

@@ -3,9 +3,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::fields::{FieldError, FieldErrors};
+use super::ids::{BlobId, UserId};
 use super::text::{has_control_chars, is_email, is_web_url, normalise_email};
-
-pub type UserId = u64;
 
 /// Longest name, company or position.
 pub const TEXT_MAX: usize = 100;
@@ -25,7 +24,7 @@ pub struct UserRecord {
     pub position: String,
     pub linkedin_url: Option<String>,
     /// The blob holding the profile picture.
-    pub avatar: Option<u64>,
+    pub avatar: Option<BlobId>,
     /// Unix milliseconds.
     pub created_at: i64,
 }

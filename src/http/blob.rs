@@ -7,6 +7,7 @@ use salvo::prelude::*;
 
 use super::error::{AppError, AppResult};
 use super::range::{self, Span};
+use crate::domain::ids::BlobId;
 use crate::store::{CHUNK, Store};
 
 /// Writes blob `id` to the response. The URLs carry the blob id, so a
@@ -15,7 +16,7 @@ pub async fn send(
     req: &Request,
     res: &mut Response,
     store: &Store,
-    id: u64,
+    id: BlobId,
     missing: fn() -> AppError,
 ) -> AppResult<()> {
     let info = store.run(move |s| s.blob_info(id)).await?.ok_or_else(missing)?;

@@ -12,7 +12,8 @@ use super::error::{AppError, AppResult};
 use super::session::signed_in;
 use super::state::{AppState, state};
 use crate::clock::now_ms;
-use crate::domain::client::{Client, ClientId, ClientInput, ClientRecord, ClientRow, TextsInput};
+use crate::domain::client::{Client, ClientInput, ClientRecord, ClientRow, TextsInput};
+use crate::domain::ids::{BlobId, ClientId};
 use crate::domain::job::JobRecord;
 use crate::store::IDEMPOTENCY_KEY_MAX;
 
@@ -152,7 +153,7 @@ pub async fn send_file(
     req: &Request,
     depot: &Depot,
     res: &mut Response,
-    file: fn(&ClientRecord) -> Option<u64>,
+    file: fn(&ClientRecord) -> Option<BlobId>,
     missing: &'static str,
 ) -> AppResult<()> {
     let state = state(depot)?.clone();

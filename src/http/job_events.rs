@@ -17,8 +17,8 @@ use super::clients::{client_id, not_found_as_client};
 use super::error::AppResult;
 use super::session::signed_in;
 use super::state::{AppState, state};
-use crate::domain::client::{Client, ClientId};
-use crate::domain::user::UserId;
+use crate::domain::client::Client;
+use crate::domain::ids::{ClientId, UserId};
 use crate::jobs::JobEvent;
 
 #[handler]

@@ -9,6 +9,7 @@ use super::error::AppResult;
 use super::session::signed_in;
 use super::state::state;
 use crate::clock::now_ms;
+use crate::domain::ids::{ClientId, UserId};
 use crate::domain::job::{JobRecord, JobView};
 use crate::store::{Store, StoreResult};
 
@@ -26,7 +27,7 @@ async fn restart(
     req: &mut Request,
     depot: &mut Depot,
     res: &mut Response,
-    change: fn(&Store, crate::domain::user::UserId, crate::domain::client::ClientId, i64) -> StoreResult<JobRecord>,
+    change: fn(&Store, UserId, ClientId, i64) -> StoreResult<JobRecord>,
 ) -> AppResult<Json<JobView>> {
     let state = state(depot)?.clone();
     let owner = signed_in(depot)?.user.id;

@@ -12,6 +12,7 @@ use super::session::signed_in;
 use super::state::{AppState, state};
 use crate::clock::now_ms;
 use crate::domain::client::Recording;
+use crate::domain::ids::BlobId;
 use crate::domain::wav::WavHeader;
 use crate::store::CHUNK;
 
@@ -75,7 +76,7 @@ pub async fn upload(req: &mut Request, depot: &mut Depot) -> AppResult<Json<Uplo
     }
 }
 
-async fn discard(state: &AppState, blob: u64) {
+async fn discard(state: &AppState, blob: BlobId) {
     if let Err(e) = state.store.run(move |s| s.discard_chunks(blob)).await {
         tracing::error!("discarding the chunks of an abandoned upload: {e}");
     }
@@ -83,7 +84,7 @@ async fn discard(state: &AppState, blob: u64) {
 
 /// Streams the field into chunks of blob `blob`, checking the WAV header
 /// on the way; returns the recording and its number of chunks.
-async fn store_recording(state: &AppState, blob: u64, mut field: Part, max: u64) -> AppResult<(Recording, u32)> {
+async fn store_recording(state: &AppState, blob: BlobId, mut field: Part, max: u64) -> AppResult<(Recording, u32)> {
     let mut hasher = Sha256::new();
     let mut pending: Vec<u8> = Vec::with_capacity(CHUNK);
     let mut header: Option<WavHeader> = None;

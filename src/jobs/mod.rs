@@ -19,7 +19,7 @@ pub use engines::EngineChoice;
 pub use events::JobEvent;
 
 use crate::clock::now_ms;
-use crate::domain::client::ClientId;
+use crate::domain::ids::ClientId;
 use crate::store::{Store, StoreResult};
 use events::Live;
 

@@ -36,7 +36,7 @@ pub(super) fn run(shared: &Shared, loaded: &mut Loaded, job: JobRecord) {
     match saved {
         Ok(Some(job)) => shared.live.changed(job, 0),
         Ok(None) => {}
-        Err(e) => tracing::error!(client, error = %e, "cannot save the state of a job"),
+        Err(e) => tracing::error!(%client, error = %e, "cannot save the state of a job"),
     }
 }
 
@@ -58,7 +58,7 @@ fn transcribe(shared: &Shared, loaded: &mut Loaded, job: JobRecord) -> Result<Jo
     let transcript =
         transcriber.transcribe(&samples, &mut |percent| shared.live.report(&job, percent)).map_err(asr_stop)?;
     tracing::info!(
-        client = job.client,
+        client = %job.client,
         seconds = started.elapsed().as_secs_f32(),
         words = transcript.text.split_whitespace().count(),
         "transcribed a recording"
@@ -84,7 +84,7 @@ fn summarise(shared: &Shared, loaded: &mut Loaded, job: JobRecord) -> Result<(),
         let summariser = loaded.summariser(&shared.engines).map_err(summary_stop)?;
         summariser.summarise(&transcript, &mut |percent| shared.live.report(&job, percent)).map_err(summary_stop)?
     };
-    tracing::info!(client = job.client, seconds = started.elapsed().as_secs_f32(), "summarised a transcript");
+    tracing::info!(client = %job.client, seconds = started.elapsed().as_secs_f32(), "summarised a transcript");
     match shared.store.save_summary(job.client, summary.summary, summary.next_steps.join("\n"), now_ms()) {
         Ok(Some((client, job))) => {
             shared.live.saved(client, job);

@@ -36,7 +36,7 @@ fn claim(shared: &Shared) -> Option<crate::domain::job::JobRecord> {
         }
     };
     for job in claim.given_up {
-        tracing::warn!(client = job.client, "a job was interrupted too often and stops");
+        tracing::warn!(client = %job.client, "a job was interrupted too often and stops");
         shared.live.changed(job, 0);
     }
     let job = claim.job?;

@@ -6,8 +6,9 @@ use super::{OpError, OpResult};
 use crate::auth::Token;
 use crate::clock::now_ms;
 use crate::control::UserLine;
+use crate::domain::ids::UserId;
 use crate::domain::text::normalise_email;
-use crate::domain::user::{ProfileInput, UserId, UserRecord};
+use crate::domain::user::{ProfileInput, UserRecord};
 use crate::store::{Store, StoreResult};
 
 /// A single-use password-reset link for the account with `email`

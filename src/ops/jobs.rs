@@ -6,14 +6,15 @@ use std::collections::HashMap;
 use super::{OpError, OpResult};
 use crate::clock::now_ms;
 use crate::control::JobLine;
+use crate::domain::ids::{ClientId, UserId};
 use crate::domain::job::JobRecord;
 use crate::domain::user::iso_time;
 use crate::store::{Store, StoreError};
 
 /// Every job, the active ones first, then the latest changed.
 pub fn list(store: &Store) -> OpResult<Vec<JobLine>> {
-    let emails: HashMap<u64, String> = store.users()?.into_iter().map(|u| (u.id, u.email)).collect();
-    let names: HashMap<u64, String> = store.all_clients()?.into_iter().map(|c| (c.id, c.name)).collect();
+    let emails: HashMap<UserId, String> = store.users()?.into_iter().map(|u| (u.id, u.email)).collect();
+    let names: HashMap<ClientId, String> = store.all_clients()?.into_iter().map(|c| (c.id, c.name)).collect();
     let mut jobs = store.all_jobs()?;
     jobs.sort_by_key(|j| (!j.is_active(), std::cmp::Reverse(j.updated_at)));
     Ok(jobs
@@ -31,7 +32,7 @@ pub fn list(store: &Store) -> OpResult<Vec<JobLine>> {
 }
 
 /// Runs a failed job again; the owner is looked up, the rule is the owner's.
-pub fn retry(store: &Store, client: u64) -> OpResult<JobRecord> {
+pub fn retry(store: &Store, client: ClientId) -> OpResult<JobRecord> {
     let owner = store.owner_of(client).map_err(|e| match e {
         StoreError::NotFound => OpError::Failed(format!("no client has id {client}")),
         other => other.into(),

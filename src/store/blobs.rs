@@ -13,7 +13,8 @@ use serde::{Deserialize, Serialize};
 use super::codec::{decode, encode};
 use super::tables::{BLOB_CHUNKS, BLOB_META};
 use super::{Store, StoreError, StoreResult, meta, users};
-use crate::domain::user::{UserId, UserRecord};
+use crate::domain::ids::{BlobId, UserId};
+use crate::domain::user::UserRecord;
 
 pub const CHUNK: usize = 1 << 20;
 
@@ -24,13 +25,19 @@ struct BlobMeta {
     chunks: u32,
 }
 
-pub(super) fn seal_blob(tx: &WriteTransaction, id: u64, content_type: &str, size: u64, chunks: u32) -> StoreResult<()> {
+pub(super) fn seal_blob(
+    tx: &WriteTransaction,
+    id: BlobId,
+    content_type: &str,
+    size: u64,
+    chunks: u32,
+) -> StoreResult<()> {
     let meta = BlobMeta { content_type: content_type.to_owned(), size, chunks };
-    tx.open_table(BLOB_META)?.insert(id, encode(&meta)?.as_slice())?;
+    tx.open_table(BLOB_META)?.insert(id.key(), encode(&meta)?.as_slice())?;
     Ok(())
 }
 
-pub(super) fn put_blob(tx: &WriteTransaction, content_type: &str, bytes: &[u8]) -> StoreResult<u64> {
+pub(super) fn put_blob(tx: &WriteTransaction, content_type: &str, bytes: &[u8]) -> StoreResult<BlobId> {
     let id = meta::next_id(tx, "blobs")?;
     let mut chunks = tx.open_table(BLOB_CHUNKS)?;
     let mut count = 0u32;
@@ -40,10 +47,11 @@ pub(super) fn put_blob(tx: &WriteTransaction, content_type: &str, bytes: &[u8]) 
     }
     let meta = BlobMeta { content_type: content_type.to_owned(), size: bytes.len() as u64, chunks: count };
     tx.open_table(BLOB_META)?.insert(id, encode(&meta)?.as_slice())?;
-    Ok(id)
+    Ok(BlobId::from_key(id))
 }
 
-pub(super) fn delete_blob(tx: &WriteTransaction, id: u64) -> StoreResult<()> {
+pub(super) fn delete_blob(tx: &WriteTransaction, id: BlobId) -> StoreResult<()> {
+    let id = id.key();
     let meta: Option<BlobMeta> = tx.open_table(BLOB_META)?.remove(id)?.map(|v| decode(v.value())).transpose()?;
     if let Some(meta) = meta {
         let mut chunks = tx.open_table(BLOB_CHUNKS)?;
@@ -63,22 +71,23 @@ pub struct BlobInfo {
 
 impl Store {
     /// A new blob id for a streamed upload.
-    pub fn begin_blob(&self) -> StoreResult<u64> {
+    pub fn begin_blob(&self) -> StoreResult<BlobId> {
         let tx = self.write()?;
         let id = meta::next_id(&tx, "blobs")?;
         tx.commit()?;
-        Ok(id)
+        Ok(BlobId::from_key(id))
     }
 
-    pub fn put_chunk(&self, id: u64, index: u32, bytes: &[u8]) -> StoreResult<()> {
+    pub fn put_chunk(&self, id: BlobId, index: u32, bytes: &[u8]) -> StoreResult<()> {
         let tx = self.write()?;
-        tx.open_table(BLOB_CHUNKS)?.insert((id, index), bytes)?;
+        tx.open_table(BLOB_CHUNKS)?.insert((id.key(), index), bytes)?;
         tx.commit()?;
         Ok(())
     }
 
     /// Drops the chunks of a streamed blob that will not be attached.
-    pub fn discard_chunks(&self, id: u64) -> StoreResult<()> {
+    pub fn discard_chunks(&self, id: BlobId) -> StoreResult<()> {
+        let id = id.key();
         let tx = self.write()?;
         tx.open_table(BLOB_CHUNKS)?.retain_in((id, 0)..=(id, u32::MAX), |_, _| false)?;
         tx.commit()?;
@@ -110,14 +119,14 @@ impl Store {
         Ok(orphans.len())
     }
 
-    pub fn blob_info(&self, id: u64) -> StoreResult<Option<BlobInfo>> {
+    pub fn blob_info(&self, id: BlobId) -> StoreResult<Option<BlobInfo>> {
         let tx = self.read()?;
-        let meta = tx.open_table(BLOB_META)?.get(id)?.map(|v| decode::<BlobMeta>(v.value())).transpose()?;
+        let meta = tx.open_table(BLOB_META)?.get(id.key())?.map(|v| decode::<BlobMeta>(v.value())).transpose()?;
         Ok(meta.map(|m| BlobInfo { content_type: m.content_type, size: m.size }))
     }
 
     /// Bytes `start..end` of a blob (end exclusive, within its size).
-    pub fn blob_range(&self, id: u64, start: u64, end: u64) -> StoreResult<Vec<u8>> {
+    pub fn blob_range(&self, id: BlobId, start: u64, end: u64) -> StoreResult<Vec<u8>> {
         let tx = self.read()?;
         let chunks = tx.open_table(BLOB_CHUNKS)?;
         let mut out = Vec::with_capacity(end.saturating_sub(start) as usize);
@@ -126,7 +135,7 @@ impl Store {
         while at < end {
             let index = (at / chunk) as u32;
             let data = chunks
-                .get((id, index))?
+                .get((id.key(), index))?
                 .ok_or_else(|| StoreError::Corrupt(format!("blob {id} lacks chunk {index}")))?;
             let data = data.value();
             let from = (at % chunk) as usize;

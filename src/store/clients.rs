@@ -7,9 +7,9 @@ use super::blobs::{delete_blob, put_blob};
 use super::codec::{decode, encode};
 use super::tables::{CLIENTS, CLIENTS_BY_OWNER, IDEMPOTENCY, JOBS};
 use super::{Store, StoreError, StoreResult, meta};
-use crate::domain::client::{ClientId, ClientRecord, ContactDetails, Recording, Texts};
+use crate::domain::client::{ClientRecord, ContactDetails, Recording, Texts};
+use crate::domain::ids::{ClientId, UserId};
 use crate::domain::job::JobRecord;
-use crate::domain::user::UserId;
 
 /// Longest `Idempotency-Key` kept.
 pub const IDEMPOTENCY_KEY_MAX: usize = 200;
@@ -26,7 +26,7 @@ impl Store {
     ) -> StoreResult<(ClientRecord, bool)> {
         let tx = self.write()?;
         if let Some(key) = idempotency_key {
-            let existing = tx.open_table(IDEMPOTENCY)?.get((owner, key))?.map(|v| v.value());
+            let existing = tx.open_table(IDEMPOTENCY)?.get((owner.key(), key))?.map(|v| ClientId::from_key(v.value()));
             if let Some(id) = existing
                 && let Ok(client) = owned(&tx, owner, id)
             {
@@ -34,7 +34,7 @@ impl Store {
             }
         }
         let client = ClientRecord {
-            id: meta::next_id(&tx, "clients")?,
+            id: ClientId::from_key(meta::next_id(&tx, "clients")?),
             owner,
             name: details.name,
             email: details.email,
@@ -50,18 +50,27 @@ impl Store {
             emailed_at: None,
         };
         put_client(&tx, &client)?;
-        tx.open_table(CLIENTS_BY_OWNER)?.insert((owner, client.id), ())?;
+        tx.open_table(CLIENTS_BY_OWNER)?.insert((owner.key(), client.id.key()), ())?;
         if let Some(key) = idempotency_key {
-            tx.open_table(IDEMPOTENCY)?.insert((owner, key), client.id)?;
+            tx.open_table(IDEMPOTENCY)?.insert((owner.key(), key), client.id.key())?;
         }
         tx.commit()?;
         Ok((client, true))
     }
 
+    /// The owner's client `id`. Owner and client are ids of two types, so
+    /// swapping them does not compile:
+    ///
+    /// ```compile_fail,E0308
+    /// use debrief::domain::ids::{ClientId, UserId};
+    /// fn read(store: &debrief::store::Store, owner: UserId, id: ClientId) {
+    ///     store.client(id, owner);
+    /// }
+    /// ```
     pub fn client(&self, owner: UserId, id: ClientId) -> StoreResult<ClientRecord> {
         let tx = self.read()?;
         let table = tx.open_table(CLIENTS)?;
-        let found: Option<ClientRecord> = table.get(id)?.map(|v| decode(v.value())).transpose()?;
+        let found: Option<ClientRecord> = table.get(id.key())?.map(|v| decode(v.value())).transpose()?;
         found.filter(|c| c.owner == owner).ok_or(StoreError::NotFound)
     }
 
@@ -82,7 +91,7 @@ impl Store {
     pub fn owner_of(&self, id: ClientId) -> StoreResult<UserId> {
         let tx = self.read()?;
         let table = tx.open_table(CLIENTS)?;
-        let found: Option<ClientRecord> = table.get(id)?.map(|v| decode(v.value())).transpose()?;
+        let found: Option<ClientRecord> = table.get(id.key())?.map(|v| decode(v.value())).transpose()?;
         found.map(|c| c.owner).ok_or(StoreError::NotFound)
     }
 
@@ -99,7 +108,7 @@ impl Store {
         clients_of(&tx, owner)?
             .into_iter()
             .map(|client| {
-                let job: Option<JobRecord> = jobs.get(client.id)?.map(|v| decode(v.value())).transpose()?;
+                let job: Option<JobRecord> = jobs.get(client.id.key())?.map(|v| decode(v.value())).transpose()?;
                 Ok((client, job.filter(|j| j.owner == owner)))
             })
             .collect()
@@ -143,7 +152,7 @@ impl Store {
         let tx = self.write()?;
         let client = owned(&tx, owner, id)?;
         remove_client(&tx, &client)?;
-        tx.open_table(IDEMPOTENCY)?.retain(|(key_owner, _), client| key_owner != owner || client != id)?;
+        tx.open_table(IDEMPOTENCY)?.retain(|(key_owner, _), client| key_owner != owner.key() || client != id.key())?;
         tx.commit()?;
         Ok(())
     }
@@ -206,8 +215,8 @@ fn remove_client(tx: &WriteTransaction, client: &ClientRecord) -> StoreResult<()
     for blob in client.photo.into_iter().chain(client.recording.as_ref().map(|r| r.blob)) {
         delete_blob(tx, blob)?;
     }
-    tx.open_table(CLIENTS)?.remove(client.id)?;
-    tx.open_table(CLIENTS_BY_OWNER)?.remove((client.owner, client.id))?;
+    tx.open_table(CLIENTS)?.remove(client.id.key())?;
+    tx.open_table(CLIENTS_BY_OWNER)?.remove((client.owner.key(), client.id.key()))?;
     super::jobs::remove_job(tx, client.id)?;
     Ok(())
 }
@@ -217,15 +226,15 @@ pub(super) fn delete_clients_of(tx: &WriteTransaction, owner: UserId) -> StoreRe
     let ids: Vec<ClientId> = {
         let index = tx.open_table(CLIENTS_BY_OWNER)?;
         let mut ids = Vec::new();
-        for entry in index.range((owner, 0)..=(owner, u64::MAX))? {
-            ids.push(entry?.0.value().1);
+        for entry in index.range((owner.key(), 0)..=(owner.key(), u64::MAX))? {
+            ids.push(ClientId::from_key(entry?.0.value().1));
         }
         ids
     };
     for id in ids {
         remove_client(tx, &owned(tx, owner, id)?)?;
     }
-    tx.open_table(IDEMPOTENCY)?.retain(|(key_owner, _), _| key_owner != owner)?;
+    tx.open_table(IDEMPOTENCY)?.retain(|(key_owner, _), _| key_owner != owner.key())?;
     Ok(())
 }
 
@@ -233,7 +242,7 @@ fn clients_of(tx: &ReadTransaction, owner: UserId) -> StoreResult<Vec<ClientReco
     let index = tx.open_table(CLIENTS_BY_OWNER)?;
     let table = tx.open_table(CLIENTS)?;
     let mut clients = Vec::new();
-    for entry in index.range((owner, 0)..=(owner, u64::MAX))? {
+    for entry in index.range((owner.key(), 0)..=(owner.key(), u64::MAX))? {
         let (key, _) = entry?;
         let (_, id) = key.value();
         if let Some(value) = table.get(id)? {
@@ -245,11 +254,11 @@ fn clients_of(tx: &ReadTransaction, owner: UserId) -> StoreResult<Vec<ClientReco
 }
 
 pub(super) fn owned(tx: &WriteTransaction, owner: UserId, id: ClientId) -> StoreResult<ClientRecord> {
-    let found: Option<ClientRecord> = tx.open_table(CLIENTS)?.get(id)?.map(|v| decode(v.value())).transpose()?;
+    let found: Option<ClientRecord> = tx.open_table(CLIENTS)?.get(id.key())?.map(|v| decode(v.value())).transpose()?;
     found.filter(|c| c.owner == owner).ok_or(StoreError::NotFound)
 }
 
 pub(super) fn put_client(tx: &WriteTransaction, client: &ClientRecord) -> StoreResult<()> {
-    tx.open_table(CLIENTS)?.insert(client.id, encode(client)?.as_slice())?;
+    tx.open_table(CLIENTS)?.insert(client.id.key(), encode(client)?.as_slice())?;
     Ok(())
 }

@@ -10,9 +10,9 @@ use super::clients::{owned, put_client};
 use super::codec::{decode, encode};
 use super::tables::JOBS;
 use super::{Store, StoreError, StoreResult};
-use crate::domain::client::{ClientId, ClientRecord};
+use crate::domain::client::ClientRecord;
+use crate::domain::ids::{ClientId, UserId};
 use crate::domain::job::{JobRecord, JobState, MAX_ATTEMPTS, Stage};
-use crate::domain::user::UserId;
 
 /// What [`Store::claim_job`] found.
 #[derive(Debug, Default)]
@@ -27,7 +27,8 @@ impl Store {
     /// The job of the owner's client, if it has one.
     pub fn job(&self, owner: UserId, client: ClientId) -> StoreResult<Option<JobRecord>> {
         let tx = self.read()?;
-        let found: Option<JobRecord> = tx.open_table(JOBS)?.get(client)?.map(|v| decode(v.value())).transpose()?;
+        let found: Option<JobRecord> =
+            tx.open_table(JOBS)?.get(client.key())?.map(|v| decode(v.value())).transpose()?;
         Ok(found.filter(|j| j.owner == owner))
     }
 
@@ -92,14 +93,14 @@ impl Store {
                         stage_name(job.stage),
                         job.attempts
                     ));
-                    table.insert(job.client, encode(&job)?.as_slice())?;
+                    table.insert(job.client.key(), encode(&job)?.as_slice())?;
                     claim.given_up.push(job);
                     continue;
                 }
                 job.state = JobState::Running;
                 job.attempts += 1;
                 job.error = None;
-                table.insert(job.client, encode(&job)?.as_slice())?;
+                table.insert(job.client.key(), encode(&job)?.as_slice())?;
                 claim.job = Some(job);
                 break;
             }
@@ -261,15 +262,15 @@ pub(super) fn queue_job(tx: &WriteTransaction, client: &ClientRecord, now: i64) 
 }
 
 pub(super) fn remove_job(tx: &WriteTransaction, client: ClientId) -> StoreResult<()> {
-    tx.open_table(JOBS)?.remove(client)?;
+    tx.open_table(JOBS)?.remove(client.key())?;
     Ok(())
 }
 
 fn read_job(tx: &WriteTransaction, client: ClientId) -> StoreResult<Option<JobRecord>> {
-    tx.open_table(JOBS)?.get(client)?.map(|v| decode(v.value())).transpose()
+    tx.open_table(JOBS)?.get(client.key())?.map(|v| decode(v.value())).transpose()
 }
 
 fn put_job(tx: &WriteTransaction, job: &JobRecord) -> StoreResult<()> {
-    tx.open_table(JOBS)?.insert(job.client, encode(job)?.as_slice())?;
+    tx.open_table(JOBS)?.insert(job.client.key(), encode(job)?.as_slice())?;
     Ok(())
 }

@@ -4,7 +4,8 @@ use super::codec::{decode, encode};
 use super::tables::RESET_TOKENS;
 use super::{Store, StoreError, StoreResult, users};
 use crate::auth::TokenHash;
-use crate::domain::user::{UserId, UserRecord};
+use crate::domain::ids::UserId;
+use crate::domain::user::UserRecord;
 
 #[derive(Debug, Serialize, Deserialize)]
 struct ResetRecord {

@@ -7,7 +7,8 @@ use super::codec::{decode, encode};
 use super::tables::{SESSIONS, SESSIONS_BY_USER, USERS};
 use super::{Store, StoreResult};
 use crate::auth::TokenHash;
-use crate::domain::user::{UserId, UserRecord};
+use crate::domain::ids::UserId;
+use crate::domain::user::UserRecord;
 
 /// A signed-in browser. Stored under the hash of its cookie's token.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -22,7 +23,7 @@ impl Store {
     pub fn create_session(&self, token: &TokenHash, session: &SessionRecord) -> StoreResult<()> {
         let tx = self.write()?;
         tx.open_table(SESSIONS)?.insert(token.as_slice(), encode(session)?.as_slice())?;
-        tx.open_multimap_table(SESSIONS_BY_USER)?.insert(session.user_id, token.as_slice())?;
+        tx.open_multimap_table(SESSIONS_BY_USER)?.insert(session.user_id.key(), token.as_slice())?;
         tx.commit()?;
         Ok(())
     }
@@ -51,7 +52,7 @@ impl Store {
             tx.open_table(SESSIONS)?.get(token.as_slice())?.map(|v| decode(v.value())).transpose()?;
         let Some(session) = found else { return Ok(None) };
         let user: Option<UserRecord> =
-            tx.open_table(USERS)?.get(session.user_id)?.map(|v| decode(v.value())).transpose()?;
+            tx.open_table(USERS)?.get(session.user_id.key())?.map(|v| decode(v.value())).transpose()?;
         Ok(user.map(|user| (session, Arc::new(user))))
     }
 
@@ -110,7 +111,7 @@ fn delete_session_in(tx: &WriteTransaction, token: &TokenHash) -> StoreResult<()
     let removed: Option<SessionRecord> =
         tx.open_table(SESSIONS)?.remove(token.as_slice())?.map(|v| decode(v.value())).transpose()?;
     if let Some(session) = removed {
-        tx.open_multimap_table(SESSIONS_BY_USER)?.remove(session.user_id, token.as_slice())?;
+        tx.open_multimap_table(SESSIONS_BY_USER)?.remove(session.user_id.key(), token.as_slice())?;
     }
     Ok(())
 }
@@ -120,7 +121,7 @@ pub(super) fn revoke_user_sessions(tx: &WriteTransaction, user: UserId, keep: Op
     let tokens: Vec<Vec<u8>> = {
         let index = tx.open_multimap_table(SESSIONS_BY_USER)?;
         let mut tokens = Vec::new();
-        for token in index.get(user)? {
+        for token in index.get(user.key())? {
             tokens.push(token?.value().to_vec());
         }
         tokens
@@ -129,7 +130,7 @@ pub(super) fn revoke_user_sessions(tx: &WriteTransaction, user: UserId, keep: Op
     let mut index = tx.open_multimap_table(SESSIONS_BY_USER)?;
     for token in tokens.iter().filter(|t| keep.is_none_or(|k| k.as_slice() != t.as_slice())) {
         sessions.remove(token.as_slice())?;
-        index.remove(user, token.as_slice())?;
+        index.remove(user.key(), token.as_slice())?;
     }
     Ok(())
 }

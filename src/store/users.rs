@@ -4,7 +4,8 @@ use super::codec::{decode, encode};
 use super::tables::{USERS, USERS_BY_EMAIL};
 use super::{Store, StoreError, StoreResult, meta, sessions};
 use crate::auth::TokenHash;
-use crate::domain::user::{NewUser, ProfileUpdate, UserId, UserRecord};
+use crate::domain::ids::UserId;
+use crate::domain::user::{NewUser, ProfileUpdate, UserRecord};
 
 impl Store {
     /// Adds an account; `EmailTaken` when the email has one already.
@@ -14,7 +15,7 @@ impl Store {
             return Err(StoreError::EmailTaken);
         }
         let record = UserRecord {
-            id: meta::next_id(&tx, "users")?,
+            id: UserId::from_key(meta::next_id(&tx, "users")?),
             email: new.email,
             password_hash,
             first_name: new.first_name,
@@ -26,7 +27,7 @@ impl Store {
             created_at: now,
         };
         put_user(&tx, &record)?;
-        tx.open_table(USERS_BY_EMAIL)?.insert(record.email.as_str(), record.id)?;
+        tx.open_table(USERS_BY_EMAIL)?.insert(record.email.as_str(), record.id.key())?;
         tx.commit()?;
         Ok(record)
     }
@@ -34,7 +35,7 @@ impl Store {
     pub fn user(&self, id: UserId) -> StoreResult<Option<UserRecord>> {
         let tx = self.read()?;
         let table = tx.open_table(USERS)?;
-        table.get(id)?.map(|v| decode(v.value())).transpose()
+        table.get(id.key())?.map(|v| decode(v.value())).transpose()
     }
 
     pub fn user_by_email(&self, email: &str) -> StoreResult<Option<UserRecord>> {
@@ -107,7 +108,7 @@ impl Store {
         sessions::revoke_user_sessions(&tx, id, None)?;
         super::resets::delete_resets_of(&tx, id)?;
         tx.open_table(USERS_BY_EMAIL)?.remove(user.email.as_str())?;
-        tx.open_table(USERS)?.remove(id)?;
+        tx.open_table(USERS)?.remove(id.key())?;
         tx.commit()?;
         Ok(user)
     }
@@ -127,12 +128,12 @@ pub(super) fn set_password_in(
 
 pub(super) fn get_user(tx: &WriteTransaction, id: UserId) -> StoreResult<UserRecord> {
     let table = tx.open_table(USERS)?;
-    let found = table.get(id)?.map(|v| decode(v.value())).transpose()?;
+    let found = table.get(id.key())?.map(|v| decode(v.value())).transpose()?;
     found.ok_or(StoreError::NotFound)
 }
 
 pub(super) fn put_user(tx: &WriteTransaction, user: &UserRecord) -> StoreResult<()> {
-    tx.open_table(USERS)?.insert(user.id, encode(user)?.as_slice())?;
+    tx.open_table(USERS)?.insert(user.id.key(), encode(user)?.as_slice())?;
     Ok(())
 }
 
@@ -148,7 +149,7 @@ fn apply_profile(
             return Err(StoreError::EmailTaken);
         }
         by_email.remove(user.email.as_str())?;
-        by_email.insert(update.email.as_str(), user.id)?;
+        by_email.insert(update.email.as_str(), user.id.key())?;
         drop(by_email);
         sessions::revoke_user_sessions(tx, user.id, keep)?;
     }

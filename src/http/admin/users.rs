@@ -1,7 +1,8 @@
 use salvo::prelude::*;
 
 use super::AdminSession;
-use crate::domain::user::{ProfileInput, User, UserId};
+use crate::domain::ids::UserId;
+use crate::domain::user::{ProfileInput, User};
 use crate::http::auth::Message;
 use crate::http::body::{SMALL, json};
 use crate::http::error::{AppError, AppResult};
