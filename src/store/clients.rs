@@ -33,22 +33,7 @@ impl Store {
                 return Ok((client, false));
             }
         }
-        let client = ClientRecord {
-            id: ClientId::from_key(meta::next_id(&tx, "clients")?),
-            owner,
-            name: details.name,
-            email: details.email,
-            phone: details.phone,
-            company: details.company,
-            position: details.position,
-            photo: None,
-            recording: None,
-            transcription: None,
-            summary: None,
-            next_steps: None,
-            created_at: now,
-            emailed_at: None,
-        };
+        let client = ClientRecord::new(ClientId::from_key(meta::next_id(&tx, "clients")?), owner, details, now);
         put_client(&tx, &client)?;
         tx.open_table(CLIENTS_BY_OWNER)?.insert((owner.key(), client.id.key()), ())?;
         if let Some(key) = idempotency_key {
@@ -124,17 +109,8 @@ impl Store {
         texts: Texts,
     ) -> StoreResult<ClientRecord> {
         self.change_client(owner, id, |client, _| {
-            client.name = details.name;
-            client.email = details.email;
-            client.phone = details.phone;
-            client.company = details.company;
-            client.position = details.position;
-            if let Some(summary) = texts.summary {
-                client.summary = (!summary.is_empty()).then_some(summary);
-            }
-            if let Some(next_steps) = texts.next_steps {
-                client.next_steps = (!next_steps.is_empty()).then_some(next_steps);
-            }
+            details.apply_to(client);
+            texts.apply_to(client);
             Ok(())
         })
     }

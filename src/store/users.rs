@@ -11,21 +11,10 @@ impl Store {
     /// Adds an account; `EmailTaken` when the email has one already.
     pub fn create_user(&self, new: NewUser, password_hash: String, now: i64) -> StoreResult<UserRecord> {
         let tx = self.write()?;
-        if tx.open_table(USERS_BY_EMAIL)?.get(new.email.as_str())?.is_some() {
+        if tx.open_table(USERS_BY_EMAIL)?.get(new.email())?.is_some() {
             return Err(StoreError::EmailTaken);
         }
-        let record = UserRecord {
-            id: UserId::from_key(meta::next_id(&tx, "users")?),
-            email: new.email,
-            password_hash,
-            first_name: new.first_name,
-            last_name: new.last_name,
-            company: new.company,
-            position: new.position,
-            linkedin_url: new.linkedin_url,
-            avatar: None,
-            created_at: now,
-        };
+        let record = UserRecord::new(UserId::from_key(meta::next_id(&tx, "users")?), new, password_hash, now);
         put_user(&tx, &record)?;
         tx.open_table(USERS_BY_EMAIL)?.insert(record.email.as_str(), record.id.key())?;
         tx.commit()?;
@@ -143,22 +132,17 @@ fn apply_profile(
     update: ProfileUpdate,
     keep: Option<&TokenHash>,
 ) -> StoreResult<UserRecord> {
-    if update.email != user.email {
+    if update.email() != user.email {
         let mut by_email = tx.open_table(USERS_BY_EMAIL)?;
-        if by_email.get(update.email.as_str())?.is_some() {
+        if by_email.get(update.email())?.is_some() {
             return Err(StoreError::EmailTaken);
         }
         by_email.remove(user.email.as_str())?;
-        by_email.insert(update.email.as_str(), user.id.key())?;
+        by_email.insert(update.email(), user.id.key())?;
         drop(by_email);
         sessions::revoke_user_sessions(tx, user.id, keep)?;
     }
-    user.first_name = update.first_name;
-    user.last_name = update.last_name;
-    user.email = update.email;
-    user.company = update.company;
-    user.position = update.position;
-    user.linkedin_url = update.linkedin_url;
+    update.apply_to(&mut user);
     put_user(tx, &user)?;
     Ok(user)
 }
