@@ -9,13 +9,13 @@ use crate::control::JobLine;
 use crate::domain::ids::{ClientId, UserId};
 use crate::domain::job::JobRecord;
 use crate::domain::user::iso_time;
-use crate::store::{Store, StoreError};
+use crate::store::{AdminView, StoreError};
 
 /// Every job, the active ones first, then the latest changed.
-pub fn list(store: &Store) -> OpResult<Vec<JobLine>> {
-    let emails: HashMap<UserId, String> = store.users()?.into_iter().map(|u| (u.id, u.email)).collect();
-    let names: HashMap<ClientId, String> = store.all_clients()?.into_iter().map(|c| (c.id, c.name)).collect();
-    let mut jobs = store.all_jobs()?;
+pub fn list(admin: &AdminView<'_>) -> OpResult<Vec<JobLine>> {
+    let emails: HashMap<UserId, String> = admin.users()?.into_iter().map(|u| (u.id, u.email)).collect();
+    let names: HashMap<ClientId, String> = admin.all_clients()?.into_iter().map(|c| (c.id, c.name)).collect();
+    let mut jobs = admin.all_jobs()?;
     jobs.sort_by_key(|j| (!j.is_active(), std::cmp::Reverse(j.updated_at)));
     Ok(jobs
         .into_iter()
@@ -32,10 +32,10 @@ pub fn list(store: &Store) -> OpResult<Vec<JobLine>> {
 }
 
 /// Runs a failed job again; the owner is looked up, the rule is the owner's.
-pub fn retry(store: &Store, client: ClientId) -> OpResult<JobRecord> {
-    let owner = store.owner_of(client).map_err(|e| match e {
+pub fn retry(admin: &AdminView<'_>, client: ClientId) -> OpResult<JobRecord> {
+    let owner = admin.for_owner_of(client).map_err(|e| match e {
         StoreError::NotFound => OpError::Failed(format!("no client has id {client}")),
         other => other.into(),
     })?;
-    Ok(store.retry_job(owner, client, now_ms())?)
+    Ok(owner.retry_job(client, now_ms())?)
 }

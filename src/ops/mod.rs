@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use crate::control::{Request, Response, UserLine};
 use crate::domain::FieldError;
-use crate::store::{Store, StoreError};
+use crate::store::{Admin, Store, StoreError};
 
 /// What an operation needs beyond the store.
 pub struct Context {
@@ -33,8 +33,12 @@ pub enum OpError {
 
 pub type OpResult<T> = Result<T, OpError>;
 
-/// Answers one control request against `store`.
+/// Answers one control request against `store`. A request comes from the
+/// person at the box's console: the owner-only control socket, or the CLI
+/// that opened the database itself.
 pub fn run(store: &Store, context: &Context, request: Request) -> Response {
+    let admin = store.as_admin(&Admin::at_the_console());
+    let admin = &admin;
     let done = |message: String| Response::Done { message };
     let outcome: OpResult<Response> = match request {
         Request::Status => Err(OpError::Failed("status is answered by a running server only".into())),
@@ -42,34 +46,34 @@ pub fn run(store: &Store, context: &Context, request: Request) -> Response {
             .map(|found| Response::ResetLink { link: found.map(|(_, link)| link) })
             .map_err(OpError::from),
         Request::AdminCreate { username, password } => {
-            admins::create(store, &username, &password).map(|()| done(format!("admin {username} created")))
+            admins::create(admin, &username, &password).map(|()| done(format!("admin {username} created")))
         }
-        Request::AdminList => admins::list(store).map(|usernames| Response::Admins { usernames }),
-        Request::AdminPasswd { username, password } => admins::set_password(store, &username, &password)
+        Request::AdminList => admins::list(admin).map(|usernames| Response::Admins { usernames }),
+        Request::AdminPasswd { username, password } => admins::set_password(admin, &username, &password)
             .map(|()| done(format!("password of admin {username} changed"))),
         Request::AdminDelete { username } => {
-            admins::delete(store, &username).map(|()| done(format!("admin {username} deleted")))
+            admins::delete(admin, &username).map(|()| done(format!("admin {username} deleted")))
         }
-        Request::UserList => accounts::list(store).map(|users| Response::Users { users }),
-        Request::UserDelete { email } => accounts::delete_by_email(store, &email)
+        Request::UserList => accounts::list(admin).map(|users| Response::Users { users }),
+        Request::UserDelete { email } => accounts::delete_by_email(store, admin, &email)
             .map(|user| done(format!("user {} deleted with their clients", user.email))),
         Request::TemplateShow => {
-            store.template().map(|template| Response::Template { template }).map_err(OpError::from)
+            admin.template().map(|template| Response::Template { template }).map_err(OpError::from)
         }
         Request::TemplateSet { field, value } => {
-            templates::set_field(store, &field, &value).map(|template| Response::Template { template })
+            templates::set_field(admin, &field, &value).map(|template| Response::Template { template })
         }
         Request::TemplatePut { template } => {
-            templates::put(store, &template).map(|template| Response::Template { template })
+            templates::put(admin, &template).map(|template| Response::Template { template })
         }
-        Request::TemplateReset => templates::reset(store).map(|template| Response::Template { template }),
-        Request::Backup { path } => store
+        Request::TemplateReset => templates::reset(admin).map(|template| Response::Template { template }),
+        Request::Backup { path } => admin
             .backup(std::path::Path::new(&path))
             .map(|()| done(format!("backup written to {path}")))
             .map_err(OpError::from),
-        Request::JobList => jobs::list(store).map(|jobs| Response::Jobs { jobs }),
+        Request::JobList => jobs::list(admin).map(|jobs| Response::Jobs { jobs }),
         Request::JobRetry { client } => {
-            jobs::retry(store, client).map(|_| done(format!("the job of client {client} is queued again")))
+            jobs::retry(admin, client).map(|_| done(format!("the job of client {client} is queued again")))
         }
         // Only a running server has jobs waiting; without one the next start looks anyway.
         Request::ModelsChanged => Ok(done("no server is running; the next start uses the installed models".into())),

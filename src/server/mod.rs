@@ -130,7 +130,7 @@ pub async fn run(options: ServeOptions) -> anyhow::Result<()> {
     lock.publish(&urls.local)?;
     let control_task = crate::control::serve(&data_dir.control_socket(), control)?;
 
-    let has_admin = !store.run(|s| s.admins()).await?.is_empty();
+    let has_admin = store.run(|s| s.has_admin()).await?;
     banner::print(&urls, &tls_label, &mailer.describe(), &data_dir, has_admin);
     let outcome = server.await;
     control_task.abort();

@@ -7,14 +7,13 @@
 //! the transaction that attaches it to its record; chunks left without
 //! metadata by a crash or a broken upload are swept.
 
-use redb::{ReadableTable, WriteTransaction};
+use redb::{ReadTransaction, ReadableTable, WriteTransaction};
 use serde::{Deserialize, Serialize};
 
 use super::codec::{decode, encode};
 use super::tables::{BLOB_CHUNKS, BLOB_META};
-use super::{Store, StoreError, StoreResult, meta, users};
-use crate::domain::ids::{BlobId, UserId};
-use crate::domain::user::UserRecord;
+use super::{Store, StoreError, StoreResult, meta};
+use crate::domain::ids::BlobId;
 
 pub const CHUNK: usize = 1 << 20;
 
@@ -62,11 +61,30 @@ pub(super) fn delete_blob(tx: &WriteTransaction, id: BlobId) -> StoreResult<()> 
     Ok(())
 }
 
-/// Where a blob is, and how large.
+/// A stored file its holder may read. Only the views hand one out, for a
+/// file of a record they show, so holding one is the permission to read it.
 #[derive(Debug, Clone)]
-pub struct BlobInfo {
-    pub content_type: String,
-    pub size: u64,
+pub struct Blob {
+    id: BlobId,
+    content_type: String,
+    size: u64,
+}
+
+impl Blob {
+    pub fn content_type(&self) -> &str {
+        &self.content_type
+    }
+
+    pub fn size(&self) -> u64 {
+        self.size
+    }
+}
+
+/// Blob `id` as its record names it; `NotFound` if it was never sealed.
+pub(super) fn read_blob(tx: &ReadTransaction, id: BlobId) -> StoreResult<Blob> {
+    let meta = tx.open_table(BLOB_META)?.get(id.key())?.map(|v| decode::<BlobMeta>(v.value())).transpose()?;
+    let meta = meta.ok_or(StoreError::NotFound)?;
+    Ok(Blob { id, content_type: meta.content_type, size: meta.size })
 }
 
 impl Store {
@@ -119,14 +137,9 @@ impl Store {
         Ok(orphans.len())
     }
 
-    pub fn blob_info(&self, id: BlobId) -> StoreResult<Option<BlobInfo>> {
-        let tx = self.read()?;
-        let meta = tx.open_table(BLOB_META)?.get(id.key())?.map(|v| decode::<BlobMeta>(v.value())).transpose()?;
-        Ok(meta.map(|m| BlobInfo { content_type: m.content_type, size: m.size }))
-    }
-
     /// Bytes `start..end` of a blob (end exclusive, within its size).
-    pub fn blob_range(&self, id: BlobId, start: u64, end: u64) -> StoreResult<Vec<u8>> {
+    pub fn blob_range(&self, blob: &Blob, start: u64, end: u64) -> StoreResult<Vec<u8>> {
+        let id = blob.id;
         let tx = self.read()?;
         let chunks = tx.open_table(BLOB_CHUNKS)?;
         let mut out = Vec::with_capacity(end.saturating_sub(start) as usize);
@@ -147,20 +160,5 @@ impl Store {
             at += (to - from) as u64;
         }
         Ok(out)
-    }
-
-    /// Replaces a user's profile picture (`None` removes it).
-    pub fn set_avatar(&self, user_id: UserId, picture: Option<(&str, &[u8])>) -> StoreResult<UserRecord> {
-        let tx = self.write()?;
-        let mut user = users::get_user(&tx, user_id)?;
-        if let Some(old) = user.avatar.take() {
-            delete_blob(&tx, old)?;
-        }
-        if let Some((content_type, bytes)) = picture {
-            user.avatar = Some(put_blob(&tx, content_type, bytes)?);
-        }
-        users::put_user(&tx, &user)?;
-        tx.commit()?;
-        Ok(user)
     }
 }

@@ -1,8 +1,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::codec::{decode, encode};
+use super::records::{get_user, set_password_in};
 use super::tables::RESET_TOKENS;
-use super::{Store, StoreError, StoreResult, users};
+use super::{Store, StoreError, StoreResult};
 use crate::auth::TokenHash;
 use crate::domain::ids::UserId;
 use crate::domain::user::UserRecord;
@@ -38,8 +39,8 @@ impl Store {
             tx.commit()?;
             return Err(StoreError::NotFound);
         };
-        users::set_password_in(&tx, record.user_id, password_hash, None)?;
-        let user = users::get_user(&tx, record.user_id)?;
+        set_password_in(&tx, record.user_id, password_hash, None)?;
+        let user = get_user(&tx, record.user_id)?;
         tx.commit()?;
         Ok(user)
     }

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::codec::{decode, encode};
 use super::tables::{SESSIONS, SESSIONS_BY_USER, USERS};
+use super::views::Owner;
 use super::{Store, StoreResult};
 use crate::auth::TokenHash;
 use crate::domain::ids::UserId;
@@ -19,6 +20,15 @@ pub struct SessionRecord {
     pub created_at: i64,
 }
 
+/// A live session: its record, its user, and the proof that lets the user
+/// act on their own data.
+#[derive(Debug, Clone)]
+pub struct LiveSession {
+    pub record: SessionRecord,
+    pub user: Arc<UserRecord>,
+    pub owner: Owner,
+}
+
 impl Store {
     pub fn create_session(&self, token: &TokenHash, session: &SessionRecord) -> StoreResult<()> {
         let tx = self.write()?;
@@ -31,7 +41,7 @@ impl Store {
     /// The session and its user, unless it expired (at `now`) or the user
     /// is gone. Every signed-in request asks, so what was read is kept until
     /// the next write (which any sign-out or revocation is).
-    pub fn session(&self, token: &TokenHash, now: i64) -> StoreResult<Option<(SessionRecord, Arc<UserRecord>)>> {
+    pub fn session(&self, token: &TokenHash, now: i64) -> StoreResult<Option<LiveSession>> {
         let changes = self.changes();
         let found = match self.sessions.get(token, changes) {
             Some(found) => Some(found),
@@ -43,17 +53,17 @@ impl Store {
                 found
             }
         };
-        Ok(found.filter(|(session, _)| session.expire > now))
+        Ok(found.filter(|session| session.record.expire > now))
     }
 
-    fn read_session(&self, token: &TokenHash) -> StoreResult<Option<(SessionRecord, Arc<UserRecord>)>> {
+    fn read_session(&self, token: &TokenHash) -> StoreResult<Option<LiveSession>> {
         let tx = self.read()?;
         let found: Option<SessionRecord> =
             tx.open_table(SESSIONS)?.get(token.as_slice())?.map(|v| decode(v.value())).transpose()?;
         let Some(session) = found else { return Ok(None) };
         let user: Option<UserRecord> =
             tx.open_table(USERS)?.get(session.user_id.key())?.map(|v| decode(v.value())).transpose()?;
-        Ok(user.map(|user| (session, Arc::new(user))))
+        Ok(user.map(|user| LiveSession { owner: Owner::of_session(user.id), user: Arc::new(user), record: session }))
     }
 
     /// Moves a sliding session's expiry forward.

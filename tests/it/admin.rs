@@ -210,11 +210,12 @@ fn deleting_a_user_removes_everything_of_theirs() {
         assert!(blobs.get(avatar_blob).unwrap().is_none(), "the profile picture is gone");
     }
     let store = debrief::store::Store::open(&path).unwrap();
+    let admin = store.as_admin(&debrief::store::Admin::at_the_console());
     assert!(store.user_by_email("doomed@example.com").unwrap().is_none());
-    assert!(store.clients(doomed_id).unwrap().is_empty());
-    assert!(store.owner_of(client_id).is_err());
+    assert!(admin.for_user(doomed_id).clients().unwrap().is_empty());
+    assert!(admin.for_owner_of(client_id).is_err());
     assert_eq!(store.sweep_sessions(i64::MAX).unwrap(), 1, "only the kept user's session is left");
-    assert_eq!(store.all_clients().unwrap().len(), 1);
+    assert_eq!(admin.all_clients().unwrap().len(), 1);
 }
 
 #[test]
