@@ -3,9 +3,10 @@
 use clap::Subcommand;
 
 use super::remote::{self, default_context};
-use crate::control::{JobLine, Request, Response};
+use crate::control::{Request, Response};
 use crate::datadir::DataDir;
 use crate::domain::ids::ClientId;
+use crate::ops::jobs::JobLine;
 
 #[derive(Debug, Subcommand)]
 pub enum JobsCommand {

@@ -73,6 +73,10 @@ id!(
     BlobId
 );
 
+/// What the database keeps of a secret token (a session cookie, a reset
+/// link), and keys its record by: the token's SHA-256.
+pub type TokenHash = [u8; 32];
+
 #[cfg(test)]
 mod tests {
     use super::*;

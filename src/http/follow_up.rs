@@ -115,7 +115,7 @@ pub async fn send(req: &mut Request, depot: &mut Depot) -> AppResult<Json<Sent>>
         AppError::too_many("This follow-up was just sent. Please wait a minute before sending it again.")
     })?;
     let to = p.mail.to.email.clone();
-    let delivery = state.mailer.send(p.mail).await.map_err(|e| match e {
+    let delivery = crate::ops::mail::send(&state.store, &state.mailer, p.mail).await.map_err(|e| match e {
         MailError::InvalidHeader(_) => AppError::bad_request(format!("The email cannot be sent: {e}")),
         MailError::Failed(reason) => AppError::bad_gateway("Failed to send email", reason),
     })?;

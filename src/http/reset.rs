@@ -58,7 +58,7 @@ async fn send_reset_link(state: &AppState, email: String) -> anyhow::Result<()> 
         text,
         html: None,
     };
-    state.mailer.send(mail).await?;
+    crate::ops::mail::send(&state.store, &state.mailer, mail).await?;
     Ok(())
 }
 

@@ -8,8 +8,9 @@ use salvo::prelude::*;
 
 use super::error::{AppError, AppResult};
 use super::state::{AppState, state};
-use crate::auth::{Token, TokenHash};
+use crate::auth::Token;
 use crate::clock::now_ms;
+use crate::domain::ids::TokenHash;
 use crate::domain::user::UserRecord;
 use crate::store::{Owner, OwnerView, SessionRecord, Store, StoreResult};
 

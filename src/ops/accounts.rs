@@ -2,14 +2,24 @@
 
 use std::time::Duration;
 
+use serde::{Deserialize, Serialize};
+
 use super::{OpError, OpResult};
 use crate::auth::Token;
 use crate::clock::now_ms;
-use crate::control::UserLine;
 use crate::domain::ids::UserId;
 use crate::domain::text::normalise_email;
 use crate::domain::user::{ProfileInput, UserRecord};
 use crate::store::{AdminView, Store, StoreResult};
+
+/// A user as `debrief user list` prints it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct UserLine {
+    pub id: UserId,
+    pub email: String,
+    pub name: String,
+    pub clients: usize,
+}
 
 /// A single-use password-reset link for the account with `email`
 /// (normalised), valid for `ttl`; `None` when no account has that email.
@@ -31,9 +41,9 @@ pub fn list(admin: &AdminView<'_>) -> OpResult<Vec<UserLine>> {
     let users = admin.users()?;
     let mut lines = Vec::with_capacity(users.len());
     for user in &users {
-        let mut line = UserLine::from(user);
-        line.clients = admin.for_user(user.id).clients()?.len();
-        lines.push(line);
+        let clients = admin.for_user(user.id).clients()?.len();
+        let name = format!("{} {}", user.first_name, user.last_name);
+        lines.push(UserLine { id: user.id, email: user.email.clone(), name, clients });
     }
     Ok(lines)
 }

@@ -44,15 +44,13 @@ pub fn list(admin: &AdminView<'_>) -> OpResult<Vec<String>> {
 pub fn set_password(admin: &AdminView<'_>, username: &str, password: &str) -> OpResult<()> {
     check_password(password)?;
     let password_hash = hash_blocking(password).map_err(|e| OpError::Failed(e.to_string()))?;
-    admin.set_admin_password(username, password_hash).map_err(|e| match e {
-        crate::store::StoreError::NotFound => OpError::Failed(format!("no admin is named {username}")),
-        other => other.into(),
-    })
+    admin.set_admin_password(username, password_hash).map_err(OpError::or_store(|| no_admin(username)))
 }
 
 pub fn delete(admin: &AdminView<'_>, username: &str) -> OpResult<()> {
-    admin.delete_admin(username).map_err(|e| match e {
-        crate::store::StoreError::NotFound => OpError::Failed(format!("no admin is named {username}")),
-        other => other.into(),
-    })
+    admin.delete_admin(username).map_err(OpError::or_store(|| no_admin(username)))
+}
+
+fn no_admin(username: &str) -> String {
+    format!("no admin is named {username}")
 }

@@ -3,13 +3,26 @@
 
 use std::collections::HashMap;
 
+use serde::{Deserialize, Serialize};
+
 use super::{OpError, OpResult};
 use crate::clock::now_ms;
-use crate::control::JobLine;
 use crate::domain::ids::{ClientId, UserId};
-use crate::domain::job::JobRecord;
+use crate::domain::job::{JobRecord, JobStatus};
 use crate::domain::user::iso_time;
-use crate::store::{AdminView, StoreError};
+use crate::store::AdminView;
+
+/// A job as `debrief jobs list` prints it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct JobLine {
+    pub client: ClientId,
+    pub client_name: String,
+    pub owner_email: String,
+    pub status: JobStatus,
+    pub attempts: u32,
+    pub error: Option<String>,
+    pub updated_at: String,
+}
 
 /// Every job, the active ones first, then the latest changed.
 pub fn list(admin: &AdminView<'_>) -> OpResult<Vec<JobLine>> {
@@ -33,9 +46,6 @@ pub fn list(admin: &AdminView<'_>) -> OpResult<Vec<JobLine>> {
 
 /// Runs a failed job again; the owner is looked up, the rule is the owner's.
 pub fn retry(admin: &AdminView<'_>, client: ClientId) -> OpResult<JobRecord> {
-    let owner = admin.for_owner_of(client).map_err(|e| match e {
-        StoreError::NotFound => OpError::Failed(format!("no client has id {client}")),
-        other => other.into(),
-    })?;
+    let owner = admin.for_owner_of(client).map_err(OpError::or_store(|| format!("no client has id {client}")))?;
     Ok(owner.retry_job(client, now_ms())?)
 }

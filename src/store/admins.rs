@@ -8,7 +8,7 @@ use super::codec::{decode, encode};
 use super::tables::{ADMIN_SESSIONS, ADMINS};
 use super::views::{Admin, AdminView};
 use super::{Store, StoreError, StoreResult};
-use crate::auth::TokenHash;
+use crate::domain::ids::TokenHash;
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct AdminRecord {

@@ -82,7 +82,7 @@ pub struct Store {
     db: Arc<Database>,
     changes: Arc<changes::Changes>,
     /// Sessions with their users, read on every signed-in request.
-    sessions: Arc<UntilWrite<crate::auth::TokenHash, LiveSession>>,
+    sessions: Arc<UntilWrite<crate::domain::ids::TokenHash, LiveSession>>,
 }
 
 impl Store {

@@ -7,9 +7,8 @@ use redb::{ReadableTable, WriteTransaction};
 use super::codec::{decode, encode};
 use super::tables::{CLIENTS, JOBS, USERS};
 use super::{StoreError, StoreResult, sessions};
-use crate::auth::TokenHash;
 use crate::domain::client::ClientRecord;
-use crate::domain::ids::{ClientId, UserId};
+use crate::domain::ids::{ClientId, TokenHash, UserId};
 use crate::domain::job::JobRecord;
 use crate::domain::user::UserRecord;
 

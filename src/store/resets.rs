@@ -4,8 +4,7 @@ use super::codec::{decode, encode};
 use super::records::{get_user, set_password_in};
 use super::tables::RESET_TOKENS;
 use super::{Store, StoreError, StoreResult};
-use crate::auth::TokenHash;
-use crate::domain::ids::UserId;
+use crate::domain::ids::{TokenHash, UserId};
 use crate::domain::user::UserRecord;
 
 #[derive(Debug, Serialize, Deserialize)]

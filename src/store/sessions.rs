@@ -7,8 +7,7 @@ use super::codec::{decode, encode};
 use super::tables::{SESSIONS, SESSIONS_BY_USER, USERS};
 use super::views::Owner;
 use super::{Store, StoreResult};
-use crate::auth::TokenHash;
-use crate::domain::ids::UserId;
+use crate::domain::ids::{TokenHash, UserId};
 use crate::domain::user::UserRecord;
 
 /// A signed-in browser. Stored under the hash of its cookie's token.

@@ -9,8 +9,7 @@ use super::records::{get_user, put_user, set_password_in};
 use super::tables::{USERS, USERS_BY_EMAIL};
 use super::views::{AdminView, OwnerView};
 use super::{Store, StoreError, StoreResult, clients, meta, resets, sessions};
-use crate::auth::TokenHash;
-use crate::domain::ids::UserId;
+use crate::domain::ids::{TokenHash, UserId};
 use crate::domain::user::{NewUser, ProfileUpdate, UserRecord};
 
 impl Store {
