@@ -10,6 +10,7 @@ pub mod auth;
 pub mod cli;
 pub mod clock;
 pub mod control;
+pub mod ct2;
 pub mod datadir;
 pub mod domain;
 pub mod engine;

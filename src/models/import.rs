@@ -13,7 +13,8 @@ use serde_json::Value;
 
 use super::kind::{Kind, LIBVOSK, Target};
 use super::place::{self, Staging};
-use super::{EMBEDDING_MODEL, ModelsDir, archive, ct2};
+use super::{EMBEDDING_MODEL, ModelsDir, archive};
+use crate::ct2;
 
 /// What `import` recognises, for the error that lists it.
 pub const RECOGNISED: &str = "a Vosk model (a folder with am/ and conf/); Vosk's library (libvosk.so anywhere inside, \

@@ -3,6 +3,8 @@
 //! import` converts them to candle's layout, so a box that has faster-whisper
 //! models on disk needs no download.
 
+pub mod model_bin;
+
 use std::path::Path;
 
 /// Whether `dir` looks like a CTranslate2 Whisper model. Its files are not
