@@ -1,15 +1,28 @@
 //! Debrief: record client meetings, transcribe and summarise them on the box,
 //! and email the client a follow-up.
 //!
-//! Layers point down: `cli` → `server` → `http` → `domain` / `auth` / `store` /
-//! `mail` / `control` / `tls`; the jobs
-//! worker → `asr` / `summarise` → `models`.
+//! A module imports only from the rows below its own, as README.md's "How it
+//! is built" explains (`tests/layers.rs` checks the code, and that this map
+//! is README's):
+//!
+//! ```text
+//! cli
+//! server
+//! http control
+//! ops jobs
+//! mail ocr settings tls
+//! asr summarise
+//! models store auth
+//! ct2
+//! domain datadir lan progress engine clock threads
+//! ```
 
 pub mod asr;
 pub mod auth;
 pub mod cli;
 pub mod clock;
 pub mod control;
+pub mod ct2;
 pub mod datadir;
 pub mod domain;
 pub mod engine;

@@ -7,4 +7,4 @@ mod tokens;
 
 pub use passwords::{Passwords, hash_blocking};
 pub use throttle::{Throttle, address_key};
-pub use tokens::{Token, TokenHash};
+pub use tokens::Token;

@@ -3,13 +3,12 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use rand::Rng;
 use sha2::{Digest, Sha256};
 
+use crate::domain::ids::TokenHash;
+
 /// A secret handed to a browser (session cookie) or mailed (reset link):
 /// 256 random bits. Only its hash is ever stored.
 #[derive(Clone)]
 pub struct Token(String);
-
-/// What the database keeps of a token.
-pub type TokenHash = [u8; 32];
 
 impl Token {
     pub fn generate() -> Self {

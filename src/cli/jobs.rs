@@ -3,8 +3,10 @@
 use clap::Subcommand;
 
 use super::remote::{self, default_context};
-use crate::control::{JobLine, Request, Response};
+use crate::control::{Request, Response};
 use crate::datadir::DataDir;
+use crate::domain::ids::ClientId;
+use crate::ops::jobs::JobLine;
 
 #[derive(Debug, Subcommand)]
 pub enum JobsCommand {
@@ -17,7 +19,7 @@ pub enum JobsCommand {
     /// Run a failed job again from the stage that failed.
     Retry {
         /// The client's id (the first column of `debrief jobs list`).
-        client: u64,
+        client: ClientId,
     },
 }
 

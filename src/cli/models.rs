@@ -64,7 +64,9 @@ pub fn run(data_dir: &DataDir, models: &ModelsDir, args: ModelsArgs) -> anyhow::
             }
         },
         ModelsCommand::Import { path, name, force } => {
-            let target = import::import(models, &path, name.as_deref(), force)?;
+            let convert: crate::ct2::Convert =
+                |src, dst| crate::asr::whisper::convert(src, dst).map_err(|e| e.to_string());
+            let target = import::import(models, &path, name.as_deref(), force, convert)?;
             println!("imported {} ({}) into {}", target.name, target.kind, target.path(models.root()).display());
         }
     }

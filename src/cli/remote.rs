@@ -1,11 +1,10 @@
 //! Runs an operation on the running server when there is one, otherwise on
-//! the database directly: the same `ops::run` either way.
+//! the database directly: the same `control::answer` either way.
 
 use std::time::Duration;
 
-use crate::control::{self, Request, Response};
+use crate::control::{self, Context, Request, Response};
 use crate::datadir::DataDir;
-use crate::ops::Context;
 use crate::store::Store;
 
 /// Sends `request` to the server of `data_dir`, or, with no server
@@ -13,7 +12,7 @@ use crate::store::Store;
 pub fn run(data_dir: &DataDir, request: Request, context: impl FnOnce() -> Context) -> anyhow::Result<Response> {
     let response = match control::call(&data_dir.control_socket(), &request, Duration::from_secs(60)) {
         Ok(response) => response,
-        Err(_) => crate::ops::run(&open_directly(data_dir)?, &context(), request),
+        Err(_) => control::answer(&open_directly(data_dir)?, &context(), request),
     };
     match response {
         Response::Error { message } => anyhow::bail!("{message}"),

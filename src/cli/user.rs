@@ -1,10 +1,10 @@
 use clap::Subcommand;
 
 use super::remote::{self, default_context};
+use crate::control::Context;
 use crate::control::{Request, Response};
 use crate::datadir::DataDir;
 use crate::domain::text::{is_email, normalise_email};
-use crate::ops::Context;
 use crate::settings::parse_duration;
 
 #[derive(Debug, Subcommand)]

@@ -4,17 +4,22 @@
 //! commands such as `debrief doctor` send it one JSON request on a Unix
 //! socket in the data directory (owner-only) and read one JSON response;
 //! when no server runs they open the file themselves and run the same
-//! operation (`ops::run`).
+//! operation ([`answer`]).
 
+mod answer;
 mod client;
 mod listener;
 
 use serde::{Deserialize, Serialize};
 
+pub use answer::{Context, answer};
 pub use client::call;
 pub use listener::{ControlHandler, serve};
 
+use crate::domain::ids::ClientId;
 use crate::domain::template::EmailTemplate;
+use crate::ops::accounts::UserLine;
+use crate::ops::jobs::JobLine;
 
 /// Requests are one JSON object on one line.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -57,7 +62,7 @@ pub enum Request {
     JobList,
     /// Run a failed job again, from the stage that failed.
     JobRetry {
-        client: u64,
+        client: ClientId,
     },
     /// Models were installed or removed: jobs waiting for one try again.
     ModelsChanged,
@@ -89,27 +94,6 @@ pub enum Response {
     Error {
         message: String,
     },
-}
-
-/// A job as `debrief jobs list` prints it.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct JobLine {
-    pub client: u64,
-    pub client_name: String,
-    pub owner_email: String,
-    pub status: crate::domain::job::JobStatus,
-    pub attempts: u32,
-    pub error: Option<String>,
-    pub updated_at: String,
-}
-
-/// A user as `debrief user list` prints it.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct UserLine {
-    pub id: u64,
-    pub email: String,
-    pub name: String,
-    pub clients: usize,
 }
 
 /// What a running server says about itself.

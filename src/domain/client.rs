@@ -4,11 +4,10 @@
 use serde::{Deserialize, Serialize};
 
 use super::fields::{FieldError, FieldErrors};
+use super::ids::{BlobId, ClientId, UserId};
 use super::job::{JobStatus, JobView};
 use super::text::{EMAIL_MAX, has_control_chars, is_email, normalise_email};
-use super::user::{TEXT_MAX, UserId, iso_time};
-
-pub type ClientId = u64;
+use super::user::{TEXT_MAX, iso_time};
 
 pub const PHONE_MIN: usize = 10;
 pub const PHONE_MAX: usize = 20;
@@ -18,7 +17,7 @@ pub const SUMMARY_PREVIEW: usize = 200;
 /// What the server keeps of an uploaded recording.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Recording {
-    pub blob: u64,
+    pub blob: BlobId,
     pub size: u64,
     pub sha256: String,
     pub duration_ms: u64,
@@ -35,7 +34,7 @@ pub struct ClientRecord {
     pub company: Option<String>,
     pub position: Option<String>,
     /// The blob of the photo.
-    pub photo: Option<u64>,
+    pub photo: Option<BlobId>,
     pub recording: Option<Recording>,
     pub transcription: Option<String>,
     pub summary: Option<String>,
@@ -190,10 +189,24 @@ pub struct TextsInput {
 /// Longest summary or list of next steps.
 pub const TEXT_BLOCK_MAX: usize = 10_000;
 
+/// Valid summary and next steps, made by [`TextsInput::parse`]; the
+/// default changes neither.
 #[derive(Debug, Clone, Default)]
 pub struct Texts {
-    pub summary: Option<String>,
-    pub next_steps: Option<String>,
+    summary: Option<String>,
+    next_steps: Option<String>,
+}
+
+impl Texts {
+    /// Writes the texts that were given into the client; an empty one clears it.
+    pub fn apply_to(self, client: &mut ClientRecord) {
+        if let Some(summary) = self.summary {
+            client.summary = (!summary.is_empty()).then_some(summary);
+        }
+        if let Some(next_steps) = self.next_steps {
+            client.next_steps = (!next_steps.is_empty()).then_some(next_steps);
+        }
+    }
 }
 
 impl TextsInput {
@@ -213,14 +226,59 @@ impl TextsInput {
     }
 }
 
-/// Valid contact details.
+/// Valid contact details. [`ClientInput::parse`] is the only way to make
+/// them, so a record never gets details that skipped validation:
+///
+/// ```compile_fail,E0451
+/// let details = debrief::domain::client::ContactDetails {
+///     name: "Jane\rBcc: eve@example.com".into(),
+///     email: "jane@example.com".into(),
+///     phone: "555 123 4567".into(),
+///     company: None,
+///     position: None,
+/// };
+/// ```
 #[derive(Debug, Clone)]
 pub struct ContactDetails {
-    pub name: String,
-    pub email: String,
-    pub phone: String,
-    pub company: Option<String>,
-    pub position: Option<String>,
+    name: String,
+    email: String,
+    phone: String,
+    company: Option<String>,
+    position: Option<String>,
+}
+
+impl ContactDetails {
+    /// Writes the details into the client.
+    pub fn apply_to(self, client: &mut ClientRecord) {
+        client.name = self.name;
+        client.email = self.email;
+        client.phone = self.phone;
+        client.company = self.company;
+        client.position = self.position;
+    }
+}
+
+impl ClientRecord {
+    /// A new client of `owner`, with its contact details and nothing else yet.
+    pub fn new(id: ClientId, owner: UserId, details: ContactDetails, created_at: i64) -> Self {
+        let ContactDetails { name, email, phone, company, position } = details;
+        Self {
+            id,
+            owner,
+            name,
+            email,
+            phone,
+            company,
+            position,
+            photo: None,
+            recording: None,
+            transcription: None,
+            summary: None,
+            next_steps: None,
+            created_at,
+            emailed_at: None,
+        }
+    }
 }
 
 fn text(value: &Option<String>) -> String {

@@ -3,8 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::client::ClientId;
-use super::user::{UserId, iso_time};
+use super::ids::{ClientId, UserId};
+use super::user::iso_time;
 
 /// A stage that ran this many times without finishing (the server died or
 /// was stopped while it ran) is not tried again: it fails with a reason.
@@ -126,7 +126,7 @@ mod tests {
 
     #[test]
     fn a_running_job_reports_its_stage_and_a_waiting_one_no_progress() {
-        let mut job = JobRecord::new(1, 2, 0);
+        let mut job = JobRecord::new(ClientId::from_key(1), UserId::from_key(2), 0);
         assert_eq!(job.status(), JobStatus::Queued);
         job.state = JobState::Running;
         assert_eq!(job.view(42).status, JobStatus::Transcribing);

@@ -6,6 +6,7 @@
 
 pub mod client;
 pub mod fields;
+pub mod ids;
 pub mod image;
 pub mod job;
 pub mod template;

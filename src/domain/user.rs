@@ -3,9 +3,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::fields::{FieldError, FieldErrors};
+use super::ids::{BlobId, UserId};
 use super::text::{has_control_chars, is_email, is_web_url, normalise_email};
-
-pub type UserId = u64;
 
 /// Longest name, company or position.
 pub const TEXT_MAX: usize = 100;
@@ -25,7 +24,7 @@ pub struct UserRecord {
     pub position: String,
     pub linkedin_url: Option<String>,
     /// The blob holding the profile picture.
-    pub avatar: Option<u64>,
+    pub avatar: Option<BlobId>,
     /// Unix milliseconds.
     pub created_at: i64,
 }
@@ -106,16 +105,48 @@ pub struct SignupInput {
     pub linkedin_url: Option<String>,
 }
 
-/// A valid signup, password still in clear: the caller hashes it.
+/// A valid signup, made by [`SignupInput::parse`] only; the password is
+/// still in clear: the caller hashes it.
 #[derive(Debug)]
 pub struct NewUser {
-    pub first_name: String,
-    pub last_name: String,
-    pub email: String,
-    pub password: String,
-    pub company: String,
-    pub position: String,
-    pub linkedin_url: Option<String>,
+    first_name: String,
+    last_name: String,
+    email: String,
+    password: String,
+    company: String,
+    position: String,
+    linkedin_url: Option<String>,
+}
+
+impl NewUser {
+    /// The normalised email.
+    pub fn email(&self) -> &str {
+        &self.email
+    }
+
+    pub fn password(&self) -> &str {
+        &self.password
+    }
+}
+
+impl UserRecord {
+    /// The account of a signup, with its password's hash; the password
+    /// itself is dropped here.
+    pub fn new(id: UserId, signup: NewUser, password_hash: String, created_at: i64) -> Self {
+        let NewUser { first_name, last_name, email, password: _, company, position, linkedin_url } = signup;
+        Self {
+            id,
+            email,
+            password_hash,
+            first_name,
+            last_name,
+            company,
+            position,
+            linkedin_url,
+            avatar: None,
+            created_at,
+        }
+    }
 }
 
 /// A required single-line text of at most [`TEXT_MAX`] characters.
@@ -167,10 +198,22 @@ pub struct LoginInput {
     pub password: Option<String>,
 }
 
+/// A sign-in worth checking, made by [`LoginInput::parse`] only.
 #[derive(Debug)]
 pub struct Credentials {
-    pub email: String,
-    pub password: String,
+    email: String,
+    password: String,
+}
+
+impl Credentials {
+    /// The normalised email.
+    pub fn email(&self) -> &str {
+        &self.email
+    }
+
+    pub fn into_password(self) -> String {
+        self.password
+    }
 }
 
 impl LoginInput {
@@ -196,14 +239,32 @@ pub struct ProfileInput {
     pub linkedin_url: Option<String>,
 }
 
+/// A valid profile, made by [`ProfileInput::parse`] only.
 #[derive(Debug, Clone)]
 pub struct ProfileUpdate {
-    pub first_name: String,
-    pub last_name: String,
-    pub email: String,
-    pub company: String,
-    pub position: String,
-    pub linkedin_url: Option<String>,
+    first_name: String,
+    last_name: String,
+    email: String,
+    company: String,
+    position: String,
+    linkedin_url: Option<String>,
+}
+
+impl ProfileUpdate {
+    /// The normalised email.
+    pub fn email(&self) -> &str {
+        &self.email
+    }
+
+    /// Writes the profile into the user's record.
+    pub fn apply_to(self, user: &mut UserRecord) {
+        user.first_name = self.first_name;
+        user.last_name = self.last_name;
+        user.email = self.email;
+        user.company = self.company;
+        user.position = self.position;
+        user.linkedin_url = self.linkedin_url;
+    }
 }
 
 /// A profile text: at least two characters, at most [`TEXT_MAX`].

@@ -33,7 +33,7 @@ pub async fn signup(req: &mut Request, depot: &mut Depot, res: &mut Response) ->
     // for accounts here costs as much as guessing passwords.
     let address = address_key(req.remote_addr().ip());
     let attempt = state.login_throttle.attempt(&[&address]).map_err(throttled)?;
-    let hash = state.passwords.hash(new.password.clone()).await?;
+    let hash = state.passwords.hash(new.password().to_owned()).await?;
     let user = match state.store.run(move |s| s.create_user(new, hash, now_ms())).await {
         Err(e @ StoreError::EmailTaken) => return Err(e.into()),
         other => other?,
@@ -49,16 +49,16 @@ pub async fn login(req: &mut Request, depot: &mut Depot, res: &mut Response) -> 
     let state = state(depot)?.clone();
     let credentials = json::<LoginInput>(req, SMALL).await?.parse().map_err(AppError::invalid)?;
     let address = address_key(req.remote_addr().ip());
-    let account = format!("account:{}", credentials.email);
+    let account = format!("account:{}", credentials.email());
     // Counted before the password is checked, so that concurrent guesses
     // cannot all pass the check; taken back when the password is right.
     let attempt = state.login_throttle.attempt(&[&address, &account]).map_err(throttled)?;
 
-    let email = credentials.email.clone();
+    let email = credentials.email().to_owned();
     let user = state.store.run(move |s| s.user_by_email(&email)).await?;
     let hash = user.as_ref().map(|u| u.password_hash.clone());
     // An unknown email costs the same hash as a known one.
-    let verified = state.passwords.verify(credentials.password, hash).await?;
+    let verified = state.passwords.verify(credentials.into_password(), hash).await?;
     let Some(user) = user.filter(|_| verified) else {
         return Err(AppError::unauthorized("Invalid email or password"));
     };

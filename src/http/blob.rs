@@ -7,37 +7,31 @@ use salvo::prelude::*;
 
 use super::error::{AppError, AppResult};
 use super::range::{self, Span};
-use crate::store::{CHUNK, Store};
+use crate::store::{Blob, CHUNK, Store};
 
-/// Writes blob `id` to the response. The URLs carry the blob id, so a
-/// browser may keep the file for good (privately: it is personal).
-pub async fn send(
-    req: &Request,
-    res: &mut Response,
-    store: &Store,
-    id: u64,
-    missing: fn() -> AppError,
-) -> AppResult<()> {
-    let info = store.run(move |s| s.blob_info(id)).await?.ok_or_else(missing)?;
-    let span = range::parse(req.headers().get(header::RANGE).and_then(|v| v.to_str().ok()), info.size);
+/// Writes `blob` to the response. The URLs carry the blob id, so a browser
+/// may keep the file for good (privately: it is personal).
+pub fn send(req: &Request, res: &mut Response, store: &Store, blob: Blob) -> AppResult<()> {
+    let size = blob.size();
+    let span = range::parse(req.headers().get(header::RANGE).and_then(|v| v.to_str().ok()), size);
     let headers = res.headers_mut();
-    headers.insert(header::CONTENT_TYPE, HeaderValue::from_str(&info.content_type).map_err(AppError::internal)?);
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_str(blob.content_type()).map_err(AppError::internal)?);
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("private, max-age=31536000, immutable"));
     headers.insert(header::ACCEPT_RANGES, HeaderValue::from_static("bytes"));
     // Opened on its own, a stored file is inert: no script, no plugin, no
     // origin, even if a browser someday took it for a page.
     headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static("default-src 'none'; sandbox"));
     let (start, end) = match span {
-        Span::Whole => (0, info.size),
+        Span::Whole => (0, size),
         Span::Part { start, end } => {
             res.status_code(StatusCode::PARTIAL_CONTENT);
-            let value = format!("bytes {start}-{}/{}", end - 1, info.size);
+            let value = format!("bytes {start}-{}/{size}", end - 1);
             res.headers_mut().insert(header::CONTENT_RANGE, HeaderValue::from_str(&value).map_err(AppError::internal)?);
             (start, end)
         }
         Span::Unsatisfiable => {
             res.status_code(StatusCode::RANGE_NOT_SATISFIABLE);
-            let value = format!("bytes */{}", info.size);
+            let value = format!("bytes */{size}");
             res.headers_mut().insert(header::CONTENT_RANGE, HeaderValue::from_str(&value).map_err(AppError::internal)?);
             return Ok(());
         }
@@ -45,18 +39,18 @@ pub async fn send(
     res.headers_mut().insert(header::CONTENT_LENGTH, HeaderValue::from(end - start));
     let store = store.clone();
     let pieces = futures_util::stream::unfold(start, move |at| {
-        let store = store.clone();
+        let (store, blob) = (store.clone(), blob.clone());
         async move {
             if at >= end {
                 return None;
             }
             let until = (at / CHUNK as u64 + 1) * CHUNK as u64;
             let until = until.min(end);
-            let read = store.run(move |s| s.blob_range(id, at, until)).await;
+            let read = store.run(move |s| s.blob_range(&blob, at, until)).await;
             match read {
                 Ok(bytes) => Some((Ok::<_, std::io::Error>(Bytes::from(bytes)), until)),
                 Err(e) => {
-                    tracing::error!("reading blob {id}: {e}");
+                    tracing::error!("reading a stored file: {e}");
                     Some((Err(std::io::Error::other(e.to_string())), end))
                 }
             }

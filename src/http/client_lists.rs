@@ -8,7 +8,7 @@ use bytes::Bytes;
 use salvo::http::header::{CONTENT_TYPE, HeaderValue};
 use salvo::prelude::*;
 
-use crate::domain::user::UserId;
+use crate::domain::ids::UserId;
 use crate::store::UntilWrite;
 
 /// Each owner's rendered list.

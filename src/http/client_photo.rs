@@ -4,10 +4,9 @@ use salvo::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::body::json;
-use super::clients::{client_id, not_found_as_client, send_file};
+use super::client_route::ClientRoute;
+use super::clients::send_file;
 use super::error::{AppError, AppResult};
-use super::session::signed_in;
-use super::state::state;
 use crate::domain::client::Client;
 use crate::domain::image::{self, ImageError};
 
@@ -26,10 +25,8 @@ pub struct PhotoSaved {
 /// along is ignored.
 #[handler]
 pub async fn upload(req: &mut Request, depot: &mut Depot) -> AppResult<Json<PhotoSaved>> {
-    let state = state(depot)?.clone();
-    let owner = signed_in(depot)?.user.id;
-    let id = client_id(req)?;
-    state.ensure_room(image::DATA_URL_MAX as u64)?;
+    let route = ClientRoute::of(req, depot)?;
+    route.state.ensure_room(image::DATA_URL_MAX as u64)?;
     let input: PhotoInput = json(req, image::DATA_URL_MAX + 1024).await?;
     let (mime, bytes) = image::from_data_url(&input.photo).map_err(|e| match e {
         ImageError::TooLarge | ImageError::TooManyPixels => {
@@ -38,8 +35,7 @@ pub async fn upload(req: &mut Request, depot: &mut Depot) -> AppResult<Json<Phot
         ImageError::Malformed => AppError::bad_request("The photo is not a data URL"),
         ImageError::Unsupported => AppError::unsupported("The photo must be a JPEG, PNG or WebP image"),
     })?;
-    let client =
-        state.store.run(move |s| s.set_client_photo(owner, id, mime, &bytes)).await.map_err(not_found_as_client)?;
+    let client = route.run(move |mine, id| mine.set_client_photo(id, mime, &bytes)).await?;
     Ok(Json(PhotoSaved { photo_url: Client::from(&client).photo_url }))
 }
 

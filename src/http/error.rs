@@ -88,6 +88,15 @@ impl AppError {
     pub fn status(&self) -> StatusCode {
         self.status
     }
+
+    /// The store's "no such record" as the route's own 404 (or other)
+    /// `answer`; any other store error as [`From<StoreError>`] has it.
+    pub fn or_store(answer: fn() -> AppError) -> impl Fn(StoreError) -> AppError {
+        move |e| match e {
+            StoreError::NotFound => answer(),
+            other => other.into(),
+        }
+    }
 }
 
 impl From<StoreError> for AppError {

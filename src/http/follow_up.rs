@@ -5,10 +5,8 @@ use salvo::http::header::{self, HeaderValue};
 use salvo::prelude::*;
 use serde::Serialize;
 
-use super::clients::{client_id, not_found_as_client};
+use super::client_route::ClientRoute;
 use super::error::{AppError, AppResult};
-use super::session::{SignedIn, signed_in};
-use super::state::{AppState, state};
 use crate::clock::now_ms;
 use crate::domain::client::ClientRecord;
 use crate::domain::text::is_email;
@@ -27,10 +25,9 @@ struct Prepared {
 }
 
 /// Loads the signed-in user's client and renders the follow-up.
-async fn prepare(req: &Request, state: &AppState, me: &SignedIn) -> AppResult<Prepared> {
-    let (owner, id) = (me.user.id, client_id(req)?);
-    let (client, template) =
-        state.store.run(move |s| Ok((s.client(owner, id)?, s.template()?))).await.map_err(not_found_as_client)?;
+async fn prepare(route: &ClientRoute) -> AppResult<Prepared> {
+    let me = &route.me;
+    let (client, template) = route.run(|mine, id| Ok((mine.client(id)?, mine.template()?))).await?;
     let summary = client.summary.clone().filter(|s| !s.trim().is_empty());
     let Some(summary) = summary.filter(|_| is_email(&client.email)) else {
         return Err(AppError::bad_request("Cannot send email: Client email or summary is missing"));
@@ -73,13 +70,12 @@ pub struct Preview {
 /// and where its HTML is.
 #[handler]
 pub async fn preview(req: &mut Request, depot: &mut Depot) -> AppResult<Json<Preview>> {
-    let state = state(depot)?.clone();
-    let me = signed_in(depot)?.clone();
-    let p = prepare(req, &state, &me).await?;
+    let route = ClientRoute::of(req, depot)?;
+    let p = prepare(&route).await?;
     Ok(Json(Preview {
         from_name: p.mail.from_name,
         to: p.mail.to.email,
-        reply_to: me.user.email.clone(),
+        reply_to: route.me.user.email.clone(),
         subject: p.rendered.subject,
         text: p.rendered.text,
         html_url: format!("/api/clients/{}/email/preview.html", p.client.id),
@@ -90,9 +86,7 @@ pub async fn preview(req: &mut Request, depot: &mut Depot) -> AppResult<Json<Pre
 /// content-security policy, for a sandboxed frame.
 #[handler]
 pub async fn preview_html(req: &mut Request, depot: &mut Depot, res: &mut Response) -> AppResult<()> {
-    let state = state(depot)?.clone();
-    let me = signed_in(depot)?.clone();
-    let p = prepare(req, &state, &me).await?;
+    let p = prepare(&ClientRoute::of(req, depot)?).await?;
     let headers = res.headers_mut();
     headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(PREVIEW_POLICY));
     headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("SAMEORIGIN"));
@@ -111,9 +105,9 @@ pub struct Sent {
 /// within the window is refused, so a double tap never mails twice.
 #[handler]
 pub async fn send(req: &mut Request, depot: &mut Depot) -> AppResult<Json<Sent>> {
-    let state = state(depot)?.clone();
-    let me = signed_in(depot)?.clone();
-    let p = prepare(req, &state, &me).await?;
+    let route = ClientRoute::of(req, depot)?;
+    let state = &route.state;
+    let p = prepare(&route).await?;
     let key = format!("client:{}", p.client.id);
     // Counted whatever happens next: the check and the count are one step,
     // so two taps at once cannot both pass.
@@ -121,14 +115,13 @@ pub async fn send(req: &mut Request, depot: &mut Depot) -> AppResult<Json<Sent>>
         AppError::too_many("This follow-up was just sent. Please wait a minute before sending it again.")
     })?;
     let to = p.mail.to.email.clone();
-    let delivery = state.mailer.send(p.mail).await.map_err(|e| match e {
+    let delivery = crate::ops::mail::send(&state.store, &state.mailer, p.mail).await.map_err(|e| match e {
         MailError::InvalidHeader(_) => AppError::bad_request(format!("The email cannot be sent: {e}")),
         MailError::Failed(reason) => AppError::bad_gateway("Failed to send email", reason),
     })?;
     if delivery == Delivery::Sent {
         // Filed in the outbox is not emailed: the client has not got it.
-        let (owner, id) = (me.user.id, p.client.id);
-        state.store.run(move |s| s.mark_emailed(owner, id, now_ms())).await.map_err(not_found_as_client)?;
+        route.run(|mine, id| mine.mark_emailed(id, now_ms())).await?;
     }
     Ok(Json(match delivery {
         Delivery::Sent => Sent { message: format!("Email sent to {to}"), delivery: "sent" },

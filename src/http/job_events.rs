@@ -13,25 +13,20 @@ use salvo::prelude::*;
 use salvo::sse::{SseEvent, SseKeepAlive};
 use tokio::sync::broadcast::error::RecvError;
 
-use super::clients::{client_id, not_found_as_client};
+use super::client_route::ClientRoute;
 use super::error::AppResult;
-use super::session::signed_in;
-use super::state::{AppState, state};
-use crate::domain::client::{Client, ClientId};
-use crate::domain::user::UserId;
+use crate::domain::client::Client;
 use crate::jobs::JobEvent;
 
 #[handler]
 pub async fn events(req: &mut Request, depot: &mut Depot, res: &mut Response) -> AppResult<()> {
-    let state = state(depot)?.clone();
-    let owner = signed_in(depot)?.user.id;
-    let id = client_id(req)?;
+    let route = ClientRoute::of(req, depot)?;
     // Subscribed before the first read, so no change falls in between.
-    let receiver = state.jobs.subscribe();
-    let closing = state.jobs.closing();
-    state.store.run(move |s| s.client(owner, id)).await.map_err(not_found_as_client)?;
-    let first = current_job(&state, owner, id).await?;
-    let watch = Watch { state, owner, id, receiver, closing, queued: VecDeque::from([first]) };
+    let receiver = route.state.jobs.subscribe();
+    let closing = route.state.jobs.closing();
+    route.run(|mine, id| mine.client(id)).await?;
+    let first = current_job(&route).await?;
+    let watch = Watch { route, receiver, closing, queued: VecDeque::from([first]) };
     let stream = futures_util::stream::unfold(watch, |mut watch| async move {
         let event = watch.next().await?;
         Some((Ok::<_, Infallible>(event), watch))
@@ -42,9 +37,7 @@ pub async fn events(req: &mut Request, depot: &mut Depot, res: &mut Response) ->
 }
 
 struct Watch {
-    state: AppState,
-    owner: UserId,
-    id: ClientId,
+    route: ClientRoute,
     receiver: tokio::sync::broadcast::Receiver<JobEvent>,
     closing: tokio::sync::watch::Receiver<bool>,
     queued: VecDeque<SseEvent>,
@@ -61,12 +54,10 @@ impl Watch {
                 _ = self.closing.wait_for(|closing| *closing) => return None,
             };
             match received {
-                Ok(event) if event.client() == self.id => self.queue(event),
+                Ok(event) if event.client() == self.route.id => self.queue(event),
                 Ok(_) => {}
                 // Fell behind: what counts is the state now.
-                Err(RecvError::Lagged(_)) => {
-                    self.queued.push_back(current_job(&self.state, self.owner, self.id).await.ok()?)
-                }
+                Err(RecvError::Lagged(_)) => self.queued.push_back(current_job(&self.route).await.ok()?),
                 Err(RecvError::Closed) => return None,
             }
         }
@@ -85,9 +76,9 @@ impl Watch {
     }
 }
 
-async fn current_job(state: &AppState, owner: UserId, id: ClientId) -> AppResult<SseEvent> {
-    let job = state.store.run(move |s| s.job(owner, id)).await?;
-    Ok(job_event(job.map(|j| j.view(state.jobs.progress(id)))))
+async fn current_job(route: &ClientRoute) -> AppResult<SseEvent> {
+    let job = route.run(|mine, id| mine.job(id)).await?;
+    Ok(job_event(job.map(|j| j.view(route.state.jobs.progress(route.id)))))
 }
 
 fn job_event(job: Option<crate::domain::job::JobView>) -> SseEvent {

@@ -4,36 +4,33 @@
 
 use salvo::prelude::*;
 
-use super::clients::{client_id, not_found_as_client};
+use super::client_route::ClientRoute;
 use super::error::AppResult;
-use super::session::signed_in;
-use super::state::state;
 use crate::clock::now_ms;
+use crate::domain::ids::ClientId;
 use crate::domain::job::{JobRecord, JobView};
-use crate::store::{Store, StoreResult};
+use crate::store::{OwnerView, StoreResult};
 
 #[handler]
 pub async fn retry(req: &mut Request, depot: &mut Depot, res: &mut Response) -> AppResult<Json<JobView>> {
-    restart(req, depot, res, Store::retry_job).await
+    restart(req, depot, res, |mine, id, now| mine.retry_job(id, now)).await
 }
 
 #[handler]
 pub async fn regenerate_summary(req: &mut Request, depot: &mut Depot, res: &mut Response) -> AppResult<Json<JobView>> {
-    restart(req, depot, res, Store::regenerate_summary).await
+    restart(req, depot, res, |mine, id, now| mine.regenerate_summary(id, now)).await
 }
 
 async fn restart(
     req: &mut Request,
     depot: &mut Depot,
     res: &mut Response,
-    change: fn(&Store, crate::domain::user::UserId, crate::domain::client::ClientId, i64) -> StoreResult<JobRecord>,
+    change: fn(OwnerView<'_>, ClientId, i64) -> StoreResult<JobRecord>,
 ) -> AppResult<Json<JobView>> {
-    let state = state(depot)?.clone();
-    let owner = signed_in(depot)?.user.id;
-    let id = client_id(req)?;
-    let job = state.store.run(move |s| change(s, owner, id, now_ms())).await.map_err(not_found_as_client)?;
-    state.jobs.announce(&job);
-    state.jobs.nudge();
+    let route = ClientRoute::of(req, depot)?;
+    let job = route.run(move |mine, id| change(mine, id, now_ms())).await?;
+    route.state.jobs.announce(&job);
+    route.state.jobs.nudge();
     res.status_code(StatusCode::ACCEPTED);
     Ok(Json(job.view(0)))
 }

@@ -11,6 +11,7 @@ mod ca_profile;
 mod cards;
 mod client_lists;
 mod client_photo;
+mod client_route;
 mod clients;
 pub mod error;
 mod follow_up;

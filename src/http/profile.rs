@@ -18,7 +18,8 @@ pub async fn update(req: &mut Request, depot: &mut Depot) -> AppResult<Json<User
     let state = state(depot)?.clone();
     let me = signed_in(depot)?.clone();
     let changes = json::<ProfileInput>(req, SMALL).await?.parse().map_err(AppError::invalid)?;
-    let user = state.store.run(move |s| s.update_profile(me.user.id, changes, Some(&me.token))).await?;
+    let token = me.token;
+    let user = me.run(&state.store, move |mine| mine.update_profile(changes, Some(&token))).await?;
     Ok(Json(User::from(&user)))
 }
 
@@ -38,7 +39,8 @@ pub async fn change_password(req: &mut Request, depot: &mut Depot) -> AppResult<
         }]));
     }
     let hash = state.passwords.hash(password).await?;
-    state.store.run(move |s| s.set_password(me.user.id, hash, Some(&me.token))).await?;
+    let token = me.token;
+    me.run(&state.store, move |mine| mine.set_password(hash, Some(&token))).await?;
     Ok(Json(Message { message: "Password changed" }))
 }
 
@@ -62,7 +64,7 @@ pub async fn upload_picture(req: &mut Request, depot: &mut Depot) -> AppResult<J
         ImageError::Malformed => AppError::bad_request("The picture is not a data URL"),
         ImageError::Unsupported => AppError::unsupported("The picture must be a JPEG, PNG or WebP image"),
     })?;
-    let user = state.store.run(move |s| s.set_avatar(me.user.id, Some((mime, &bytes)))).await?;
+    let user = me.run(&state.store, move |mine| mine.set_avatar(Some((mime, &bytes)))).await?;
     Ok(Json(User::from(&user)))
 }
 
@@ -71,7 +73,7 @@ pub async fn upload_picture(req: &mut Request, depot: &mut Depot) -> AppResult<J
 pub async fn delete_picture(depot: &mut Depot) -> AppResult<Json<User>> {
     let state = state(depot)?.clone();
     let me = signed_in(depot)?.clone();
-    let user = state.store.run(move |s| s.set_avatar(me.user.id, None)).await?;
+    let user = me.run(&state.store, |mine| mine.set_avatar(None)).await?;
     Ok(Json(User::from(&user)))
 }
 
@@ -80,8 +82,9 @@ pub async fn delete_picture(depot: &mut Depot) -> AppResult<Json<User>> {
 #[handler]
 pub async fn picture(req: &mut Request, depot: &mut Depot, res: &mut Response) -> AppResult<()> {
     let state = state(depot)?.clone();
-    let blob = signed_in(depot)?.user.avatar.ok_or_else(no_picture)?;
-    super::blob::send(req, res, &state.store, blob, no_picture).await
+    let blob =
+        signed_in(depot)?.run(&state.store, |mine| mine.avatar()).await.map_err(AppError::or_store(no_picture))?;
+    super::blob::send(req, res, &state.store, blob.ok_or_else(no_picture)?)
 }
 
 fn no_picture() -> AppError {

@@ -5,13 +5,14 @@ use salvo::prelude::*;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
-use super::clients::{client_id, not_found_as_client, send_file};
+use super::client_route::ClientRoute;
+use super::clients::send_file;
 use super::error::{AppError, AppResult};
 use super::multipart::{BETWEEN_PARTS, Part, Upload};
-use super::session::signed_in;
-use super::state::{AppState, state};
+use super::state::AppState;
 use crate::clock::now_ms;
 use crate::domain::client::Recording;
+use crate::domain::ids::BlobId;
 use crate::domain::wav::WavHeader;
 use crate::store::CHUNK;
 
@@ -38,10 +39,9 @@ fn too_large(max: u64) -> AppError {
 /// `recording` (other fields, such as `userId`, are ignored).
 #[handler]
 pub async fn upload(req: &mut Request, depot: &mut Depot) -> AppResult<Json<Uploaded>> {
-    let state = state(depot)?.clone();
-    let owner = signed_in(depot)?.user.id;
-    let id = client_id(req)?;
-    state.store.run(move |s| s.client(owner, id)).await.map_err(not_found_as_client)?;
+    let route = ClientRoute::of(req, depot)?;
+    route.run(|mine, id| mine.client(id)).await?;
+    let state = &route.state;
     let max = state.settings.max_recording;
     let announced = req.header::<u64>("content-length");
     if announced.is_some_and(|len| len > max + BETWEEN_PARTS) {
@@ -55,27 +55,27 @@ pub async fn upload(req: &mut Request, depot: &mut Depot) -> AppResult<Json<Uplo
         return Err(AppError::bad_request("The upload has no 'recording' file"));
     };
     let blob = state.store.run(|s| s.begin_blob()).await?;
-    match store_recording(&state, blob, field, max).await {
+    match store_recording(state, blob, field, max).await {
         Ok((recording, chunks)) => {
             let uploaded =
                 Uploaded { size: recording.size, sha256: recording.sha256.clone(), duration_ms: recording.duration_ms };
             let attached =
-                state.store.run(move |s| s.attach_recording(owner, id, recording, "audio/wav", chunks, now_ms())).await;
+                route.run(move |mine, id| mine.attach_recording(id, recording, "audio/wav", chunks, now_ms())).await;
             if let Err(e) = attached {
-                discard(&state, blob).await;
-                return Err(not_found_as_client(e));
+                discard(state, blob).await;
+                return Err(e);
             }
             state.jobs.nudge();
             Ok(Json(uploaded))
         }
         Err(e) => {
-            discard(&state, blob).await;
+            discard(state, blob).await;
             Err(e)
         }
     }
 }
 
-async fn discard(state: &AppState, blob: u64) {
+async fn discard(state: &AppState, blob: BlobId) {
     if let Err(e) = state.store.run(move |s| s.discard_chunks(blob)).await {
         tracing::error!("discarding the chunks of an abandoned upload: {e}");
     }
@@ -83,7 +83,7 @@ async fn discard(state: &AppState, blob: u64) {
 
 /// Streams the field into chunks of blob `blob`, checking the WAV header
 /// on the way; returns the recording and its number of chunks.
-async fn store_recording(state: &AppState, blob: u64, mut field: Part, max: u64) -> AppResult<(Recording, u32)> {
+async fn store_recording(state: &AppState, blob: BlobId, mut field: Part, max: u64) -> AppResult<(Recording, u32)> {
     let mut hasher = Sha256::new();
     let mut pending: Vec<u8> = Vec::with_capacity(CHUNK);
     let mut header: Option<WavHeader> = None;

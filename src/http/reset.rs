@@ -58,8 +58,12 @@ async fn send_reset_link(state: &AppState, email: String) -> anyhow::Result<()> 
         text,
         html: None,
     };
-    state.mailer.send(mail).await?;
+    crate::ops::mail::send(&state.store, &state.mailer, mail).await?;
     Ok(())
+}
+
+fn invalid_link() -> AppError {
+    AppError::bad_request("This reset link is invalid or has expired. Please request a new one.")
 }
 
 /// `POST /api/auth/reset-password/confirm`: `{token, password,
@@ -69,15 +73,15 @@ async fn send_reset_link(state: &AppState, email: String) -> anyhow::Result<()> 
 pub async fn confirm(req: &mut Request, depot: &mut Depot, res: &mut Response) -> AppResult<Json<Message>> {
     let state = state(depot)?.clone();
     let input = json::<NewPasswordInput>(req, SMALL).await?;
-    let invalid_link = || AppError::bad_request("This reset link is invalid or has expired. Please request a new one.");
     let token = input.token.as_deref().and_then(Token::from_client).ok_or_else(invalid_link)?;
     let password = input.parse().map_err(AppError::invalid)?;
     let hash = state.passwords.hash(password).await?;
     let token_hash = token.hash();
-    state.store.run(move |s| s.reset_password(&token_hash, hash, now_ms())).await.map_err(|e| match e {
-        crate::store::StoreError::NotFound => invalid_link(),
-        other => other.into(),
-    })?;
+    state
+        .store
+        .run(move |s| s.reset_password(&token_hash, hash, now_ms()))
+        .await
+        .map_err(AppError::or_store(invalid_link))?;
     session::clear_cookie(res, &state);
     Ok(Json(Message { message: "Your password has been reset. Please sign in." }))
 }

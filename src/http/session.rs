@@ -8,10 +8,11 @@ use salvo::prelude::*;
 
 use super::error::{AppError, AppResult};
 use super::state::{AppState, state};
-use crate::auth::{Token, TokenHash};
+use crate::auth::Token;
 use crate::clock::now_ms;
+use crate::domain::ids::TokenHash;
 use crate::domain::user::UserRecord;
-use crate::store::SessionRecord;
+use crate::store::{Owner, OwnerView, SessionRecord, Store, StoreResult};
 
 pub const COOKIE: &str = "debrief_session";
 
@@ -21,6 +22,19 @@ pub const COOKIE: &str = "debrief_session";
 pub struct SignedIn {
     pub user: Arc<UserRecord>,
     pub token: TokenHash,
+    owner: Owner,
+}
+
+impl SignedIn {
+    /// Runs `f` on the user's own view of the store, off the async executor.
+    pub async fn run<T, F>(&self, store: &Store, f: F) -> StoreResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(OwnerView<'_>) -> StoreResult<T> + Send + 'static,
+    {
+        let owner = self.owner;
+        store.run(move |s| f(s.as_owner(owner))).await
+    }
 }
 
 /// The session of the request's cookie, if it is live.
@@ -28,7 +42,7 @@ pub async fn from_cookie(req: &Request, state: &AppState) -> AppResult<Option<(S
     let Some(token) = req.cookie(COOKIE).and_then(|c| Token::from_client(c.value())) else { return Ok(None) };
     let hash = token.hash();
     let found = state.store.session(&hash, now_ms())?;
-    Ok(found.map(|(session, user)| (SignedIn { user, token: hash }, session)))
+    Ok(found.map(|live| (SignedIn { user: live.user, token: hash, owner: live.owner }, live.record)))
 }
 
 /// Lets the request through only with a live session, and slides its

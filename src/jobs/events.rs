@@ -7,7 +7,8 @@ use std::sync::Mutex;
 
 use tokio::sync::broadcast;
 
-use crate::domain::client::{ClientId, ClientRecord};
+use crate::domain::client::ClientRecord;
+use crate::domain::ids::ClientId;
 use crate::domain::job::JobRecord;
 
 #[derive(Debug, Clone)]

@@ -19,7 +19,7 @@ pub use engines::EngineChoice;
 pub use events::JobEvent;
 
 use crate::clock::now_ms;
-use crate::domain::client::ClientId;
+use crate::domain::ids::ClientId;
 use crate::store::{Store, StoreResult};
 use events::Live;
 
@@ -58,7 +58,7 @@ impl Jobs {
     /// Queues again what the last run left running and starts `count`
     /// worker threads.
     pub fn start(store: Store, engines: EngineChoice, count: usize) -> anyhow::Result<(Jobs, Workers)> {
-        let resumed = store.requeue_interrupted_jobs(now_ms()).context("cannot read the job queue")?;
+        let resumed = store.as_worker().requeue_interrupted_jobs(now_ms()).context("cannot read the job queue")?;
         if resumed > 0 {
             tracing::info!(resumed, "resuming jobs the last run did not finish");
         }
@@ -98,7 +98,7 @@ impl Jobs {
 
     /// Jobs waiting for a model try again (after an install or import).
     pub fn models_changed(&self) -> StoreResult<usize> {
-        let requeued = self.shared.store.requeue_waiting_jobs(now_ms())?;
+        let requeued = self.shared.store.as_worker().requeue_waiting_jobs(now_ms())?;
         self.nudge();
         Ok(requeued)
     }
@@ -149,7 +149,7 @@ impl Workers {
         }
         let running: Vec<ClientId> = shared.busy.lock().unwrap_or_else(|e| e.into_inner()).iter().copied().collect();
         if !running.is_empty() {
-            match shared.store.release_jobs(&running, now_ms()) {
+            match shared.store.as_worker().release_jobs(&running, now_ms()) {
                 Ok(()) => tracing::info!(jobs = running.len(), "stopped during a job; it resumes at the next start"),
                 Err(e) => tracing::error!(error = %e, "cannot put the running jobs back in the queue"),
             }

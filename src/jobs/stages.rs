@@ -30,13 +30,13 @@ pub(super) fn run(shared: &Shared, loaded: &mut Loaded, job: JobRecord) {
     });
     let saved = match outcome {
         Ok(()) | Err(Stop::Gone) => return,
-        Err(Stop::Waiting(why)) => shared.store.job_waiting(client, why, now_ms()),
-        Err(Stop::Failed(why)) => shared.store.job_failed(client, why, now_ms()),
+        Err(Stop::Waiting(why)) => shared.store.as_worker().job_waiting(client, why, now_ms()),
+        Err(Stop::Failed(why)) => shared.store.as_worker().job_failed(client, why, now_ms()),
     };
     match saved {
         Ok(Some(job)) => shared.live.changed(job, 0),
         Ok(None) => {}
-        Err(e) => tracing::error!(client, error = %e, "cannot save the state of a job"),
+        Err(e) => tracing::error!(%client, error = %e, "cannot save the state of a job"),
     }
 }
 
@@ -50,20 +50,20 @@ fn run_stages(shared: &Shared, loaded: &mut Loaded, job: JobRecord) -> Result<()
 
 fn transcribe(shared: &Shared, loaded: &mut Loaded, job: JobRecord) -> Result<JobRecord, Stop> {
     let started = std::time::Instant::now();
-    let record = shared.store.client(job.owner, job.client).map_err(gone_or_failed)?;
-    let recording = record.recording.ok_or_else(|| Stop::Failed("The client has no recording.".into()))?;
-    let bytes = shared.store.blob_range(recording.blob, 0, recording.size).map_err(gone_or_failed)?;
+    let recording = shared.store.as_worker().recording(&job).map_err(gone_or_failed)?;
+    let recording = recording.ok_or_else(|| Stop::Failed("The client has no recording.".into()))?;
+    let bytes = shared.store.blob_range(&recording, 0, recording.size()).map_err(gone_or_failed)?;
     let samples = crate::asr::audio::read_wav(Cursor::new(bytes)).map_err(|e| Stop::Failed(e.to_string()))?;
     let transcriber = loaded.transcriber(&shared.engines).map_err(asr_stop)?;
     let transcript =
         transcriber.transcribe(&samples, &mut |percent| shared.live.report(&job, percent)).map_err(asr_stop)?;
     tracing::info!(
-        client = job.client,
+        client = %job.client,
         seconds = started.elapsed().as_secs_f32(),
         words = transcript.text.split_whitespace().count(),
         "transcribed a recording"
     );
-    match shared.store.save_transcription(job.client, transcript.text, now_ms()) {
+    match shared.store.as_worker().save_transcription(job.client, transcript.text, now_ms()) {
         Ok(Some(next)) => {
             shared.live.changed(next.clone(), 0);
             Ok(next)
@@ -75,7 +75,7 @@ fn transcribe(shared: &Shared, loaded: &mut Loaded, job: JobRecord) -> Result<Jo
 
 fn summarise(shared: &Shared, loaded: &mut Loaded, job: JobRecord) -> Result<(), Stop> {
     let started = std::time::Instant::now();
-    let record = shared.store.client(job.owner, job.client).map_err(gone_or_failed)?;
+    let record = shared.store.as_worker().client(&job).map_err(gone_or_failed)?;
     let transcript = record.transcription.unwrap_or_default();
     let summary = if transcript.trim().is_empty() {
         // Nothing was said: no summary rather than an invented one.
@@ -84,8 +84,8 @@ fn summarise(shared: &Shared, loaded: &mut Loaded, job: JobRecord) -> Result<(),
         let summariser = loaded.summariser(&shared.engines).map_err(summary_stop)?;
         summariser.summarise(&transcript, &mut |percent| shared.live.report(&job, percent)).map_err(summary_stop)?
     };
-    tracing::info!(client = job.client, seconds = started.elapsed().as_secs_f32(), "summarised a transcript");
-    match shared.store.save_summary(job.client, summary.summary, summary.next_steps.join("\n"), now_ms()) {
+    tracing::info!(client = %job.client, seconds = started.elapsed().as_secs_f32(), "summarised a transcript");
+    match shared.store.as_worker().save_summary(job.client, summary.summary, summary.next_steps.join("\n"), now_ms()) {
         Ok(Some((client, job))) => {
             shared.live.saved(client, job);
             Ok(())

@@ -28,7 +28,7 @@ pub(super) fn run(jobs: &Jobs) {
 /// Takes the next job, holding the busy set so two workers never take the same.
 fn claim(shared: &Shared) -> Option<crate::domain::job::JobRecord> {
     let mut busy = shared.busy.lock().unwrap_or_else(|e| e.into_inner());
-    let claim = match shared.store.claim_job(&busy, now_ms()) {
+    let claim = match shared.store.as_worker().claim_job(&busy, now_ms()) {
         Ok(claim) => claim,
         Err(e) => {
             tracing::error!(error = %e, "cannot read the job queue");
@@ -36,7 +36,7 @@ fn claim(shared: &Shared) -> Option<crate::domain::job::JobRecord> {
         }
     };
     for job in claim.given_up {
-        tracing::warn!(client = job.client, "a job was interrupted too often and stops");
+        tracing::warn!(client = %job.client, "a job was interrupted too often and stops");
         shared.live.changed(job, 0);
     }
     let job = claim.job?;
@@ -63,7 +63,7 @@ fn wait_for_work(shared: &Shared, installed: &mut String) -> bool {
             let now = engines::fingerprint(&shared.engines.models);
             if now != *installed {
                 *installed = now;
-                match shared.store.requeue_waiting_jobs(now_ms()) {
+                match shared.store.as_worker().requeue_waiting_jobs(now_ms()) {
                     Ok(0) => {}
                     Ok(requeued) => {
                         tracing::info!(requeued, "models changed: jobs waiting for one try again");

@@ -1,12 +1,12 @@
 //! Outgoing email: SMTP when configured, otherwise files in the outbox
-//! folder, and a line in the `outbox` table for every attempt.
+//! folder. `ops::mail` records every attempt in the database.
 
 pub mod render;
 mod transport;
 
 use std::path::PathBuf;
 
-pub use transport::{Delivery, Mailer};
+pub use transport::{Delivery, Letter, Mailer};
 
 use crate::domain::text::{has_control_chars, is_email};
 

@@ -4,7 +4,6 @@ use lettre::message::{Mailbox, MultiPart, SinglePart, header::ContentType};
 use lettre::{AsyncFileTransport, AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 
 use super::{MailError, Outgoing, Recipient};
-use crate::store::{OutboxEntry, Store};
 
 enum Transport {
     Smtp(AsyncSmtpTransport<Tokio1Executor>),
@@ -19,15 +18,17 @@ pub enum Delivery {
     Outbox(PathBuf),
 }
 
+/// A message checked and built by [`Mailer::prepare`], ready to go.
+pub struct Letter(Message);
+
 #[derive(Clone)]
 pub struct Mailer {
     transport: std::sync::Arc<Transport>,
     from_address: String,
-    store: Store,
 }
 
 impl Mailer {
-    pub fn new(smtp_url: Option<&str>, from_address: String, outbox: PathBuf, store: Store) -> anyhow::Result<Self> {
+    pub fn new(smtp_url: Option<&str>, from_address: String, outbox: PathBuf) -> anyhow::Result<Self> {
         if !crate::domain::text::is_email(&from_address) {
             anyhow::bail!("--mail-from '{from_address}' is not an email address");
         }
@@ -42,7 +43,7 @@ impl Mailer {
                 Transport::Outbox(AsyncFileTransport::new(&outbox), outbox)
             }
         };
-        Ok(Self { transport: std::sync::Arc::new(transport), from_address, store })
+        Ok(Self { transport: std::sync::Arc::new(transport), from_address })
     }
 
     pub fn describe(&self) -> String {
@@ -52,10 +53,15 @@ impl Mailer {
         }
     }
 
-    /// Sends (or files) the message and records the attempt.
-    pub async fn send(&self, mail: Outgoing) -> Result<Delivery, MailError> {
+    /// Checks and builds the message; nothing goes out yet.
+    pub fn prepare(&self, mail: &Outgoing) -> Result<Letter, MailError> {
         mail.check()?;
-        let message = self.build(&mail)?;
+        self.build(mail).map(Letter)
+    }
+
+    /// Sends (or files) a prepared message.
+    pub async fn deliver(&self, letter: Letter) -> Result<Delivery, MailError> {
+        let Letter(message) = letter;
         let outcome = match &*self.transport {
             Transport::Smtp(smtp) => {
                 smtp.send(message).await.map(|_| Delivery::Sent).map_err(|e| MailError::Failed(e.to_string()))
@@ -66,20 +72,6 @@ impl Mailer {
                 .map(|id| Delivery::Outbox(dir.join(format!("{id}.eml"))))
                 .map_err(|e| MailError::Failed(e.to_string())),
         };
-        let result = match &outcome {
-            Ok(Delivery::Sent) => "sent".to_owned(),
-            Ok(Delivery::Outbox(path)) => format!("outbox: {}", path.display()),
-            Err(e) => format!("failed: {e}"),
-        };
-        let entry = OutboxEntry {
-            to: mail.to.email.clone(),
-            subject: mail.subject.clone(),
-            at: crate::clock::now_ms(),
-            result,
-        };
-        if let Err(e) = self.store.run(move |s| s.record_mail(&entry)).await {
-            tracing::error!("recording an email in the outbox table: {e}");
-        }
         if let Ok(Delivery::Outbox(path)) = &outcome {
             tracing::info!(file = %path.display(), "email written to the outbox (no SMTP server configured)");
         }

@@ -13,7 +13,8 @@ use serde_json::Value;
 
 use super::kind::{Kind, LIBVOSK, Target};
 use super::place::{self, Staging};
-use super::{EMBEDDING_MODEL, ModelsDir, archive, ct2};
+use super::{EMBEDDING_MODEL, ModelsDir, archive};
+use crate::ct2;
 
 /// What `import` recognises, for the error that lists it.
 pub const RECOGNISED: &str = "a Vosk model (a folder with am/ and conf/); Vosk's library (libvosk.so anywhere inside, \
@@ -40,7 +41,14 @@ enum Transfer {
 }
 
 /// Imports `path`; `name` overrides the name taken from the model itself.
-pub fn import(models: &ModelsDir, path: &Path, name: Option<&str>, force: bool) -> anyhow::Result<Target> {
+/// A CTranslate2 Whisper model is turned into candle's layout by `convert`.
+pub fn import(
+    models: &ModelsDir,
+    path: &Path,
+    name: Option<&str>,
+    force: bool,
+    convert: ct2::Convert,
+) -> anyhow::Result<Target> {
     let metadata = fs::metadata(path).with_context(|| format!("cannot read {}", path.display()))?;
     let root = models.root();
     fs::create_dir_all(root).with_context(|| format!("cannot create the models folder {}", root.display()))?;
@@ -51,7 +59,7 @@ pub fn import(models: &ModelsDir, path: &Path, name: Option<&str>, force: bool) 
         let scratch = scratch_dir(root)?;
         let top = archive::unzip(path, scratch.path())?;
         let hint = top.unwrap_or(stem);
-        return place_folder(models, scratch.path(), path, Transfer::Move, name, &hint, force);
+        return place_folder(models, scratch.path(), path, Transfer::Move, name, &hint, force, convert);
     }
     if metadata.is_file() && has_extension(path, "gguf") {
         let found = Found::Gguf { model: path.to_owned(), tokenizer: sibling(path, "tokenizer.json") };
@@ -59,13 +67,14 @@ pub fn import(models: &ModelsDir, path: &Path, name: Option<&str>, force: bool) 
     }
     if metadata.is_dir() {
         let hint = path.canonicalize().ok().and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()));
-        return place_folder(models, path, path, Transfer::Copy, name, &hint.unwrap_or(stem), force);
+        return place_folder(models, path, path, Transfer::Copy, name, &hint.unwrap_or(stem), force, convert);
     }
     bail!("{} is not a model debrief recognises. It recognises {RECOGNISED}", path.display())
 }
 
 /// Imports the model in folder `dir` (or in the one folder it wraps);
 /// `source` names what the user gave, for errors.
+#[allow(clippy::too_many_arguments, reason = "the import's own arguments, passed on")]
 fn place_folder(
     models: &ModelsDir,
     dir: &Path,
@@ -74,11 +83,12 @@ fn place_folder(
     name: Option<&str>,
     hint: &str,
     force: bool,
+    convert: ct2::Convert,
 ) -> anyhow::Result<Target> {
     let dir = unwrap_single_folder(dir);
     if ct2::is_ct2_whisper(&dir) {
         let converted = scratch_dir(models.root())?;
-        ct2::convert(&dir, converted.path())?;
+        convert(&dir, converted.path()).map_err(|e| anyhow::anyhow!("cannot convert {}: {e}", dir.display()))?;
         return place_found(models, Found::Whisper(converted.path().to_owned()), Transfer::Move, name, hint, force);
     }
     place_found(models, detect(&dir, source)?, transfer, name, hint, force)

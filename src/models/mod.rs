@@ -18,7 +18,6 @@ use crate::datadir::DataDir;
 
 mod archive;
 pub mod catalog;
-mod ct2;
 mod download;
 pub mod import;
 pub mod install;

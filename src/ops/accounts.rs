@@ -2,13 +2,24 @@
 
 use std::time::Duration;
 
+use serde::{Deserialize, Serialize};
+
 use super::{OpError, OpResult};
 use crate::auth::Token;
 use crate::clock::now_ms;
-use crate::control::UserLine;
+use crate::domain::ids::UserId;
 use crate::domain::text::normalise_email;
-use crate::domain::user::{ProfileInput, UserId, UserRecord};
-use crate::store::{Store, StoreResult};
+use crate::domain::user::{ProfileInput, UserRecord};
+use crate::store::{AdminView, Store, StoreResult};
+
+/// A user as `debrief user list` prints it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct UserLine {
+    pub id: UserId,
+    pub email: String,
+    pub name: String,
+    pub clients: usize,
+}
 
 /// A single-use password-reset link for the account with `email`
 /// (normalised), valid for `ttl`; `None` when no account has that email.
@@ -26,28 +37,28 @@ pub fn reset_link(
 }
 
 /// Every account with its number of clients.
-pub fn list(store: &Store) -> OpResult<Vec<UserLine>> {
-    let users = store.users()?;
+pub fn list(admin: &AdminView<'_>) -> OpResult<Vec<UserLine>> {
+    let users = admin.users()?;
     let mut lines = Vec::with_capacity(users.len());
     for user in &users {
-        let mut line = UserLine::from(user);
-        line.clients = store.clients(user.id)?.len();
-        lines.push(line);
+        let clients = admin.for_user(user.id).clients()?.len();
+        let name = format!("{} {}", user.first_name, user.last_name);
+        lines.push(UserLine { id: user.id, email: user.email.clone(), name, clients });
     }
     Ok(lines)
 }
 
-pub fn delete_by_email(store: &Store, email: &str) -> OpResult<UserRecord> {
+pub fn delete_by_email(store: &Store, admin: &AdminView<'_>, email: &str) -> OpResult<UserRecord> {
     let user = store
         .user_by_email(&normalise_email(email))?
         .ok_or_else(|| OpError::Failed(format!("no account has the email {email}")))?;
-    Ok(store.delete_user(user.id)?)
+    Ok(admin.delete_user(user.id)?)
 }
 
 /// An administrator's edit, validated like the user's own profile form; the
 /// LinkedIn address is kept. A changed email signs the user out everywhere.
-pub fn update_by_admin(store: &Store, id: UserId, mut input: ProfileInput) -> OpResult<UserRecord> {
-    store.change_profile(id, None, |current| {
+pub fn update_by_admin(admin: &AdminView<'_>, id: UserId, mut input: ProfileInput) -> OpResult<UserRecord> {
+    admin.for_user(id).change_profile(None, |current| {
         input.linkedin_url = current.linkedin_url.clone();
         input.parse().map_err(OpError::Invalid)
     })

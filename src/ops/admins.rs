@@ -5,7 +5,7 @@ use crate::auth::hash_blocking;
 use crate::clock::now_ms;
 use crate::domain::FieldErrors;
 use crate::domain::user::PASSWORD_MIN;
-use crate::store::{AdminRecord, Store};
+use crate::store::{AdminRecord, AdminView};
 
 /// Letters, digits, `.`, `_`, `-`; 3 to 64 characters.
 pub fn check_username(username: &str) -> OpResult<()> {
@@ -29,30 +29,28 @@ fn check_password(password: &str) -> OpResult<()> {
     e.finish(|| ()).map_err(OpError::Invalid)
 }
 
-pub fn create(store: &Store, username: &str, password: &str) -> OpResult<()> {
+pub fn create(admin: &AdminView<'_>, username: &str, password: &str) -> OpResult<()> {
     check_username(username)?;
     check_password(password)?;
     let password_hash = hash_blocking(password).map_err(|e| OpError::Failed(e.to_string()))?;
-    store.create_admin(&AdminRecord { username: username.to_owned(), password_hash, created_at: now_ms() })?;
+    admin.create_admin(&AdminRecord { username: username.to_owned(), password_hash, created_at: now_ms() })?;
     Ok(())
 }
 
-pub fn list(store: &Store) -> OpResult<Vec<String>> {
-    Ok(store.admins()?.into_iter().map(|a| a.username).collect())
+pub fn list(admin: &AdminView<'_>) -> OpResult<Vec<String>> {
+    Ok(admin.admins()?.into_iter().map(|a| a.username).collect())
 }
 
-pub fn set_password(store: &Store, username: &str, password: &str) -> OpResult<()> {
+pub fn set_password(admin: &AdminView<'_>, username: &str, password: &str) -> OpResult<()> {
     check_password(password)?;
     let password_hash = hash_blocking(password).map_err(|e| OpError::Failed(e.to_string()))?;
-    store.set_admin_password(username, password_hash).map_err(|e| match e {
-        crate::store::StoreError::NotFound => OpError::Failed(format!("no admin is named {username}")),
-        other => other.into(),
-    })
+    admin.set_admin_password(username, password_hash).map_err(OpError::or_store(|| no_admin(username)))
 }
 
-pub fn delete(store: &Store, username: &str) -> OpResult<()> {
-    store.delete_admin(username).map_err(|e| match e {
-        crate::store::StoreError::NotFound => OpError::Failed(format!("no admin is named {username}")),
-        other => other.into(),
-    })
+pub fn delete(admin: &AdminView<'_>, username: &str) -> OpResult<()> {
+    admin.delete_admin(username).map_err(OpError::or_store(|| no_admin(username)))
+}
+
+fn no_admin(username: &str) -> String {
+    format!("no admin is named {username}")
 }

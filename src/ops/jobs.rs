@@ -3,18 +3,32 @@
 
 use std::collections::HashMap;
 
+use serde::{Deserialize, Serialize};
+
 use super::{OpError, OpResult};
 use crate::clock::now_ms;
-use crate::control::JobLine;
-use crate::domain::job::JobRecord;
+use crate::domain::ids::{ClientId, UserId};
+use crate::domain::job::{JobRecord, JobStatus};
 use crate::domain::user::iso_time;
-use crate::store::{Store, StoreError};
+use crate::store::AdminView;
+
+/// A job as `debrief jobs list` prints it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct JobLine {
+    pub client: ClientId,
+    pub client_name: String,
+    pub owner_email: String,
+    pub status: JobStatus,
+    pub attempts: u32,
+    pub error: Option<String>,
+    pub updated_at: String,
+}
 
 /// Every job, the active ones first, then the latest changed.
-pub fn list(store: &Store) -> OpResult<Vec<JobLine>> {
-    let emails: HashMap<u64, String> = store.users()?.into_iter().map(|u| (u.id, u.email)).collect();
-    let names: HashMap<u64, String> = store.all_clients()?.into_iter().map(|c| (c.id, c.name)).collect();
-    let mut jobs = store.all_jobs()?;
+pub fn list(admin: &AdminView<'_>) -> OpResult<Vec<JobLine>> {
+    let emails: HashMap<UserId, String> = admin.users()?.into_iter().map(|u| (u.id, u.email)).collect();
+    let names: HashMap<ClientId, String> = admin.all_clients()?.into_iter().map(|c| (c.id, c.name)).collect();
+    let mut jobs = admin.all_jobs()?;
     jobs.sort_by_key(|j| (!j.is_active(), std::cmp::Reverse(j.updated_at)));
     Ok(jobs
         .into_iter()
@@ -31,10 +45,7 @@ pub fn list(store: &Store) -> OpResult<Vec<JobLine>> {
 }
 
 /// Runs a failed job again; the owner is looked up, the rule is the owner's.
-pub fn retry(store: &Store, client: u64) -> OpResult<JobRecord> {
-    let owner = store.owner_of(client).map_err(|e| match e {
-        StoreError::NotFound => OpError::Failed(format!("no client has id {client}")),
-        other => other.into(),
-    })?;
-    Ok(store.retry_job(owner, client, now_ms())?)
+pub fn retry(admin: &AdminView<'_>, client: ClientId) -> OpResult<JobRecord> {
+    let owner = admin.for_owner_of(client).map_err(OpError::or_store(|| format!("no client has id {client}")))?;
+    Ok(owner.retry_job(client, now_ms())?)
 }

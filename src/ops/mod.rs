@@ -1,25 +1,16 @@
-//! Operations that the HTTP handlers, the control socket and the CLI share:
-//! each is one function over the store, so there is never a second copy.
-//! [`run`] answers a control request with them, both in the server (for a
-//! CLI command while it runs) and in the CLI (when no server runs).
+//! Operations that the HTTP handlers, the control socket and the CLI share,
+//! or that span the store and another part (mail): each is one function, so
+//! there is never a second copy. A handler that is the only user of a store
+//! call makes it itself, through the view it is handed.
 
 pub mod accounts;
 pub mod admins;
 pub mod jobs;
+pub mod mail;
 pub mod templates;
 
-use std::time::Duration;
-
-use crate::control::{Request, Response, UserLine};
 use crate::domain::FieldError;
-use crate::store::{Store, StoreError};
-
-/// What an operation needs beyond the store.
-pub struct Context {
-    /// Base of emailed and printed links.
-    pub public_url: String,
-    pub reset_ttl: Duration,
-}
+use crate::store::StoreError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum OpError {
@@ -33,52 +24,12 @@ pub enum OpError {
 
 pub type OpResult<T> = Result<T, OpError>;
 
-/// Answers one control request against `store`.
-pub fn run(store: &Store, context: &Context, request: Request) -> Response {
-    let done = |message: String| Response::Done { message };
-    let outcome: OpResult<Response> = match request {
-        Request::Status => Err(OpError::Failed("status is answered by a running server only".into())),
-        Request::ResetLink { email } => accounts::reset_link(store, &email, &context.public_url, context.reset_ttl)
-            .map(|found| Response::ResetLink { link: found.map(|(_, link)| link) })
-            .map_err(OpError::from),
-        Request::AdminCreate { username, password } => {
-            admins::create(store, &username, &password).map(|()| done(format!("admin {username} created")))
+impl OpError {
+    /// The store's "no such record" as `message`; any other store error as it is.
+    pub fn or_store(message: impl Fn() -> String) -> impl Fn(StoreError) -> OpError {
+        move |e| match e {
+            StoreError::NotFound => OpError::Failed(message()),
+            other => other.into(),
         }
-        Request::AdminList => admins::list(store).map(|usernames| Response::Admins { usernames }),
-        Request::AdminPasswd { username, password } => admins::set_password(store, &username, &password)
-            .map(|()| done(format!("password of admin {username} changed"))),
-        Request::AdminDelete { username } => {
-            admins::delete(store, &username).map(|()| done(format!("admin {username} deleted")))
-        }
-        Request::UserList => accounts::list(store).map(|users| Response::Users { users }),
-        Request::UserDelete { email } => accounts::delete_by_email(store, &email)
-            .map(|user| done(format!("user {} deleted with their clients", user.email))),
-        Request::TemplateShow => {
-            store.template().map(|template| Response::Template { template }).map_err(OpError::from)
-        }
-        Request::TemplateSet { field, value } => {
-            templates::set_field(store, &field, &value).map(|template| Response::Template { template })
-        }
-        Request::TemplatePut { template } => {
-            templates::put(store, &template).map(|template| Response::Template { template })
-        }
-        Request::TemplateReset => templates::reset(store).map(|template| Response::Template { template }),
-        Request::Backup { path } => store
-            .backup(std::path::Path::new(&path))
-            .map(|()| done(format!("backup written to {path}")))
-            .map_err(OpError::from),
-        Request::JobList => jobs::list(store).map(|jobs| Response::Jobs { jobs }),
-        Request::JobRetry { client } => {
-            jobs::retry(store, client).map(|_| done(format!("the job of client {client} is queued again")))
-        }
-        // Only a running server has jobs waiting; without one the next start looks anyway.
-        Request::ModelsChanged => Ok(done("no server is running; the next start uses the installed models".into())),
-    };
-    outcome.unwrap_or_else(|e| Response::Error { message: e.to_string() })
-}
-
-impl From<&crate::domain::user::UserRecord> for UserLine {
-    fn from(u: &crate::domain::user::UserRecord) -> Self {
-        Self { id: u.id, email: u.email.clone(), name: format!("{} {}", u.first_name, u.last_name), clients: 0 }
     }
 }

@@ -2,17 +2,17 @@
 
 use super::{OpError, OpResult};
 use crate::domain::template::{EmailTemplate, TemplateInput};
-use crate::store::Store;
+use crate::store::AdminView;
 
 /// Merges the given fields into the stored template, after validation.
 /// The template keeps its name: there is one, `default`.
-pub fn apply(store: &Store, mut input: TemplateInput) -> OpResult<EmailTemplate> {
+pub fn apply(admin: &AdminView<'_>, mut input: TemplateInput) -> OpResult<EmailTemplate> {
     input.name = None;
-    store.change_template(|current| input.apply(current).map_err(OpError::Invalid))
+    admin.change_template(|current| input.apply(current).map_err(OpError::Invalid))
 }
 
 /// Sets one field by its form name (`fromName`, `emailTitle`, …).
-pub fn set_field(store: &Store, field: &str, value: &str) -> OpResult<EmailTemplate> {
+pub fn set_field(admin: &AdminView<'_>, field: &str, value: &str) -> OpResult<EmailTemplate> {
     let value = Some(value.to_owned());
     let input = match field {
         "fromName" | "from-name" => TemplateInput { from_name: value, ..Default::default() },
@@ -32,13 +32,13 @@ pub fn set_field(store: &Store, field: &str, value: &str) -> OpResult<EmailTempl
             )));
         }
     };
-    apply(store, input)
+    apply(admin, input)
 }
 
 /// Replaces the whole template (from `debrief template edit`).
-pub fn put(store: &Store, template: &EmailTemplate) -> OpResult<EmailTemplate> {
+pub fn put(admin: &AdminView<'_>, template: &EmailTemplate) -> OpResult<EmailTemplate> {
     apply(
-        store,
+        admin,
         TemplateInput {
             name: None,
             from_name: Some(template.from_name.clone()),
@@ -50,6 +50,6 @@ pub fn put(store: &Store, template: &EmailTemplate) -> OpResult<EmailTemplate> {
     )
 }
 
-pub fn reset(store: &Store) -> OpResult<EmailTemplate> {
-    store.change_template(|_| Ok(EmailTemplate::default()))
+pub fn reset(admin: &AdminView<'_>) -> OpResult<EmailTemplate> {
+    admin.change_template(|_| Ok(EmailTemplate::default()))
 }

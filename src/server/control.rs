@@ -4,10 +4,10 @@
 
 use std::time::Instant;
 
+use crate::control::Context;
 use crate::control::{ControlHandler, Request, Response, ServerStatus};
 use crate::jobs::Jobs;
 use crate::lan::Urls;
-use crate::ops::Context;
 use crate::store::Store;
 
 pub(super) struct ControlSource {
@@ -63,7 +63,7 @@ impl ControlHandler for ControlSource {
         let queues_work = matches!(request, Request::JobRetry { .. });
         let context = self.context.clone();
         // Operations hash passwords and write: off the async executor.
-        let answer = self.store.run(move |s| Ok(crate::ops::run(s, &context, request))).await;
+        let answer = self.store.run(move |s| Ok(crate::control::answer(s, &context, request))).await;
         let answer = answer.unwrap_or_else(|e| Response::Error { message: e.to_string() });
         if queues_work && !matches!(answer, Response::Error { .. }) {
             self.jobs.nudge();

@@ -97,8 +97,7 @@ pub async fn run(options: ServeOptions) -> anyhow::Result<()> {
     let jobs_store = store.clone();
     let workers = usize::from(settings.workers);
     let (jobs, workers) = tokio::task::spawn_blocking(move || Jobs::start(jobs_store, engines, workers)).await??;
-    let mailer =
-        Mailer::new(settings.smtp_url.as_deref(), from, crate::mail::outbox_dir(data_dir.root()), store.clone())?;
+    let mailer = Mailer::new(settings.smtp_url.as_deref(), from, crate::mail::outbox_dir(data_dir.root()))?;
     let state = AppState {
         store: store.clone(),
         passwords: Passwords::new(settings.hash_concurrency),
@@ -118,7 +117,7 @@ pub async fn run(options: ServeOptions) -> anyhow::Result<()> {
         jobs: jobs.clone(),
         settings: Arc::new(settings),
     };
-    let context = crate::ops::Context { public_url: state.public_url.clone(), reset_ttl: state.settings.reset_ttl };
+    let context = crate::control::Context { public_url: state.public_url.clone(), reset_ttl: state.settings.reset_ttl };
     let control = control::ControlSource::new(store.clone(), jobs.clone(), &urls, tls_label.clone(), context);
     let housekeeping = housekeeping::start(state.clone(), crate::mail::outbox_dir(data_dir.root()));
     let service = crate::http::service(state, options.assets, options.bench_peers);
@@ -130,7 +129,7 @@ pub async fn run(options: ServeOptions) -> anyhow::Result<()> {
     lock.publish(&urls.local)?;
     let control_task = crate::control::serve(&data_dir.control_socket(), control)?;
 
-    let has_admin = !store.run(|s| s.admins()).await?.is_empty();
+    let has_admin = store.run(|s| s.has_admin()).await?;
     banner::print(&urls, &tls_label, &mailer.describe(), &data_dir, has_admin);
     let outcome = server.await;
     control_task.abort();

@@ -1,13 +1,14 @@
 //! Administrators: accounts of their own (never users with a flag), and
 //! their sessions, which end after a short idle time and a few hours at most.
 
-use redb::{ReadableTable, WriteTransaction};
+use redb::{ReadableTable, ReadableTableMetadata, WriteTransaction};
 use serde::{Deserialize, Serialize};
 
 use super::codec::{decode, encode};
 use super::tables::{ADMIN_SESSIONS, ADMINS};
+use super::views::{Admin, AdminView};
 use super::{Store, StoreError, StoreResult};
-use crate::auth::TokenHash;
+use crate::domain::ids::TokenHash;
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct AdminRecord {
@@ -25,9 +26,10 @@ pub struct AdminSessionRecord {
     pub idle_expire: i64,
 }
 
-impl Store {
+/// The accounts of administrators, which the person at the console manages.
+impl AdminView<'_> {
     pub fn create_admin(&self, record: &AdminRecord) -> StoreResult<()> {
-        let tx = self.write()?;
+        let tx = self.store.write()?;
         {
             let mut admins = tx.open_table(ADMINS)?;
             if admins.get(record.username.as_str())?.is_some() {
@@ -39,14 +41,8 @@ impl Store {
         Ok(())
     }
 
-    pub fn admin(&self, username: &str) -> StoreResult<Option<AdminRecord>> {
-        let tx = self.read()?;
-        let table = tx.open_table(ADMINS)?;
-        table.get(username)?.map(|v| decode(v.value())).transpose()
-    }
-
     pub fn admins(&self) -> StoreResult<Vec<AdminRecord>> {
-        let tx = self.read()?;
+        let tx = self.store.read()?;
         let table = tx.open_table(ADMINS)?;
         let mut admins = Vec::new();
         for entry in table.iter()? {
@@ -57,7 +53,7 @@ impl Store {
 
     /// A new password; every session of that admin ends.
     pub fn set_admin_password(&self, username: &str, password_hash: String) -> StoreResult<()> {
-        let tx = self.write()?;
+        let tx = self.store.write()?;
         let mut admin: AdminRecord = tx
             .open_table(ADMINS)?
             .get(username)?
@@ -73,13 +69,28 @@ impl Store {
 
     /// Removes the admin; their sessions stop working at once.
     pub fn delete_admin(&self, username: &str) -> StoreResult<()> {
-        let tx = self.write()?;
+        let tx = self.store.write()?;
         if tx.open_table(ADMINS)?.remove(username)?.is_none() {
             return Err(StoreError::NotFound);
         }
         end_admin_sessions(&tx, username)?;
         tx.commit()?;
         Ok(())
+    }
+}
+
+impl Store {
+    /// The admin named `username`, to check a password.
+    pub fn admin(&self, username: &str) -> StoreResult<Option<AdminRecord>> {
+        let tx = self.read()?;
+        let table = tx.open_table(ADMINS)?;
+        table.get(username)?.map(|v| decode(v.value())).transpose()
+    }
+
+    /// Whether anyone can sign in as an administrator yet.
+    pub fn has_admin(&self) -> StoreResult<bool> {
+        let tx = self.read()?;
+        Ok(!tx.open_table(ADMINS)?.is_empty()?)
     }
 
     pub fn create_admin_session(&self, token: &TokenHash, session: &AdminSessionRecord) -> StoreResult<()> {
@@ -90,8 +101,13 @@ impl Store {
     }
 
     /// The live session of a still existing admin, its idle time renewed
-    /// to `idle_expire`.
-    pub fn admin_session(&self, token: &TokenHash, now: i64, idle_expire: i64) -> StoreResult<Option<AdminRecord>> {
+    /// to `idle_expire`, with the proof that opens the admin view.
+    pub fn admin_session(
+        &self,
+        token: &TokenHash,
+        now: i64,
+        idle_expire: i64,
+    ) -> StoreResult<Option<(AdminRecord, Admin)>> {
         let tx = self.write()?;
         let found: Option<AdminSessionRecord> =
             tx.open_table(ADMIN_SESSIONS)?.get(token.as_slice())?.map(|v| decode(v.value())).transpose()?;
@@ -103,7 +119,7 @@ impl Store {
             Some(admin) if live => {
                 session.idle_expire = idle_expire.min(session.hard_expire);
                 tx.open_table(ADMIN_SESSIONS)?.insert(token.as_slice(), encode(&session)?.as_slice())?;
-                Some(admin)
+                Some((admin, Admin::of_session()))
             }
             _ => {
                 tx.open_table(ADMIN_SESSIONS)?.remove(token.as_slice())?;

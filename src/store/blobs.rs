@@ -7,13 +7,13 @@
 //! the transaction that attaches it to its record; chunks left without
 //! metadata by a crash or a broken upload are swept.
 
-use redb::{ReadableTable, WriteTransaction};
+use redb::{ReadTransaction, ReadableTable, WriteTransaction};
 use serde::{Deserialize, Serialize};
 
 use super::codec::{decode, encode};
 use super::tables::{BLOB_CHUNKS, BLOB_META};
-use super::{Store, StoreError, StoreResult, meta, users};
-use crate::domain::user::{UserId, UserRecord};
+use super::{Store, StoreError, StoreResult, meta};
+use crate::domain::ids::BlobId;
 
 pub const CHUNK: usize = 1 << 20;
 
@@ -24,13 +24,19 @@ struct BlobMeta {
     chunks: u32,
 }
 
-pub(super) fn seal_blob(tx: &WriteTransaction, id: u64, content_type: &str, size: u64, chunks: u32) -> StoreResult<()> {
+pub(super) fn seal_blob(
+    tx: &WriteTransaction,
+    id: BlobId,
+    content_type: &str,
+    size: u64,
+    chunks: u32,
+) -> StoreResult<()> {
     let meta = BlobMeta { content_type: content_type.to_owned(), size, chunks };
-    tx.open_table(BLOB_META)?.insert(id, encode(&meta)?.as_slice())?;
+    tx.open_table(BLOB_META)?.insert(id.key(), encode(&meta)?.as_slice())?;
     Ok(())
 }
 
-pub(super) fn put_blob(tx: &WriteTransaction, content_type: &str, bytes: &[u8]) -> StoreResult<u64> {
+pub(super) fn put_blob(tx: &WriteTransaction, content_type: &str, bytes: &[u8]) -> StoreResult<BlobId> {
     let id = meta::next_id(tx, "blobs")?;
     let mut chunks = tx.open_table(BLOB_CHUNKS)?;
     let mut count = 0u32;
@@ -40,10 +46,11 @@ pub(super) fn put_blob(tx: &WriteTransaction, content_type: &str, bytes: &[u8]) 
     }
     let meta = BlobMeta { content_type: content_type.to_owned(), size: bytes.len() as u64, chunks: count };
     tx.open_table(BLOB_META)?.insert(id, encode(&meta)?.as_slice())?;
-    Ok(id)
+    Ok(BlobId::from_key(id))
 }
 
-pub(super) fn delete_blob(tx: &WriteTransaction, id: u64) -> StoreResult<()> {
+pub(super) fn delete_blob(tx: &WriteTransaction, id: BlobId) -> StoreResult<()> {
+    let id = id.key();
     let meta: Option<BlobMeta> = tx.open_table(BLOB_META)?.remove(id)?.map(|v| decode(v.value())).transpose()?;
     if let Some(meta) = meta {
         let mut chunks = tx.open_table(BLOB_CHUNKS)?;
@@ -54,31 +61,51 @@ pub(super) fn delete_blob(tx: &WriteTransaction, id: u64) -> StoreResult<()> {
     Ok(())
 }
 
-/// Where a blob is, and how large.
+/// A stored file its holder may read. Only the views hand one out, for a
+/// file of a record they show, so holding one is the permission to read it.
 #[derive(Debug, Clone)]
-pub struct BlobInfo {
-    pub content_type: String,
-    pub size: u64,
+pub struct Blob {
+    id: BlobId,
+    content_type: String,
+    size: u64,
+}
+
+impl Blob {
+    pub fn content_type(&self) -> &str {
+        &self.content_type
+    }
+
+    pub fn size(&self) -> u64 {
+        self.size
+    }
+}
+
+/// Blob `id` as its record names it; `NotFound` if it was never sealed.
+pub(super) fn read_blob(tx: &ReadTransaction, id: BlobId) -> StoreResult<Blob> {
+    let meta = tx.open_table(BLOB_META)?.get(id.key())?.map(|v| decode::<BlobMeta>(v.value())).transpose()?;
+    let meta = meta.ok_or(StoreError::NotFound)?;
+    Ok(Blob { id, content_type: meta.content_type, size: meta.size })
 }
 
 impl Store {
     /// A new blob id for a streamed upload.
-    pub fn begin_blob(&self) -> StoreResult<u64> {
+    pub fn begin_blob(&self) -> StoreResult<BlobId> {
         let tx = self.write()?;
         let id = meta::next_id(&tx, "blobs")?;
         tx.commit()?;
-        Ok(id)
+        Ok(BlobId::from_key(id))
     }
 
-    pub fn put_chunk(&self, id: u64, index: u32, bytes: &[u8]) -> StoreResult<()> {
+    pub fn put_chunk(&self, id: BlobId, index: u32, bytes: &[u8]) -> StoreResult<()> {
         let tx = self.write()?;
-        tx.open_table(BLOB_CHUNKS)?.insert((id, index), bytes)?;
+        tx.open_table(BLOB_CHUNKS)?.insert((id.key(), index), bytes)?;
         tx.commit()?;
         Ok(())
     }
 
     /// Drops the chunks of a streamed blob that will not be attached.
-    pub fn discard_chunks(&self, id: u64) -> StoreResult<()> {
+    pub fn discard_chunks(&self, id: BlobId) -> StoreResult<()> {
+        let id = id.key();
         let tx = self.write()?;
         tx.open_table(BLOB_CHUNKS)?.retain_in((id, 0)..=(id, u32::MAX), |_, _| false)?;
         tx.commit()?;
@@ -110,14 +137,9 @@ impl Store {
         Ok(orphans.len())
     }
 
-    pub fn blob_info(&self, id: u64) -> StoreResult<Option<BlobInfo>> {
-        let tx = self.read()?;
-        let meta = tx.open_table(BLOB_META)?.get(id)?.map(|v| decode::<BlobMeta>(v.value())).transpose()?;
-        Ok(meta.map(|m| BlobInfo { content_type: m.content_type, size: m.size }))
-    }
-
     /// Bytes `start..end` of a blob (end exclusive, within its size).
-    pub fn blob_range(&self, id: u64, start: u64, end: u64) -> StoreResult<Vec<u8>> {
+    pub fn blob_range(&self, blob: &Blob, start: u64, end: u64) -> StoreResult<Vec<u8>> {
+        let id = blob.id;
         let tx = self.read()?;
         let chunks = tx.open_table(BLOB_CHUNKS)?;
         let mut out = Vec::with_capacity(end.saturating_sub(start) as usize);
@@ -126,7 +148,7 @@ impl Store {
         while at < end {
             let index = (at / chunk) as u32;
             let data = chunks
-                .get((id, index))?
+                .get((id.key(), index))?
                 .ok_or_else(|| StoreError::Corrupt(format!("blob {id} lacks chunk {index}")))?;
             let data = data.value();
             let from = (at % chunk) as usize;
@@ -138,20 +160,5 @@ impl Store {
             at += (to - from) as u64;
         }
         Ok(out)
-    }
-
-    /// Replaces a user's profile picture (`None` removes it).
-    pub fn set_avatar(&self, user_id: UserId, picture: Option<(&str, &[u8])>) -> StoreResult<UserRecord> {
-        let tx = self.write()?;
-        let mut user = users::get_user(&tx, user_id)?;
-        if let Some(old) = user.avatar.take() {
-            delete_blob(&tx, old)?;
-        }
-        if let Some((content_type, bytes)) = picture {
-            user.avatar = Some(put_blob(&tx, content_type, bytes)?);
-        }
-        users::put_user(&tx, &user)?;
-        tx.commit()?;
-        Ok(user)
     }
 }

@@ -1,162 +1,123 @@
-//! Clients, always read and written through their owner: a client of
-//! another user is `NotFound`, exactly like one that does not exist.
+//! Clients, always read and written through their owner's view: a client
+//! of another user is `NotFound`, exactly like one that does not exist.
 
 use redb::{ReadTransaction, ReadableTable, WriteTransaction};
 
-use super::blobs::{delete_blob, put_blob};
-use super::codec::{decode, encode};
+use super::blobs::{Blob, delete_blob, put_blob, read_blob, seal_blob};
+use super::codec::decode;
+use super::records::{owned, put_client, queue_job, remove_job};
 use super::tables::{CLIENTS, CLIENTS_BY_OWNER, IDEMPOTENCY, JOBS};
-use super::{Store, StoreError, StoreResult, meta};
-use crate::domain::client::{ClientId, ClientRecord, ContactDetails, Recording, Texts};
+use super::views::{AdminView, OwnerView};
+use super::{StoreError, StoreResult, meta};
+use crate::domain::client::{ClientRecord, ContactDetails, Recording, Texts};
+use crate::domain::ids::{BlobId, ClientId, UserId};
 use crate::domain::job::JobRecord;
-use crate::domain::user::UserId;
 
 /// Longest `Idempotency-Key` kept.
 pub const IDEMPOTENCY_KEY_MAX: usize = 200;
 
-impl Store {
-    /// Adds a client for `owner`. With an idempotency key already used by
-    /// this owner, returns the client made the first time instead.
+impl OwnerView<'_> {
+    /// Adds a client. With an idempotency key already used by this owner,
+    /// returns the client made the first time instead.
     pub fn create_client(
         &self,
-        owner: UserId,
         details: ContactDetails,
         idempotency_key: Option<&str>,
         now: i64,
     ) -> StoreResult<(ClientRecord, bool)> {
-        let tx = self.write()?;
+        let owner = self.owner;
+        let tx = self.store.write()?;
         if let Some(key) = idempotency_key {
-            let existing = tx.open_table(IDEMPOTENCY)?.get((owner, key))?.map(|v| v.value());
+            let existing = tx.open_table(IDEMPOTENCY)?.get((owner.key(), key))?.map(|v| ClientId::from_key(v.value()));
             if let Some(id) = existing
                 && let Ok(client) = owned(&tx, owner, id)
             {
                 return Ok((client, false));
             }
         }
-        let client = ClientRecord {
-            id: meta::next_id(&tx, "clients")?,
-            owner,
-            name: details.name,
-            email: details.email,
-            phone: details.phone,
-            company: details.company,
-            position: details.position,
-            photo: None,
-            recording: None,
-            transcription: None,
-            summary: None,
-            next_steps: None,
-            created_at: now,
-            emailed_at: None,
-        };
+        let client = ClientRecord::new(ClientId::from_key(meta::next_id(&tx, "clients")?), owner, details, now);
         put_client(&tx, &client)?;
-        tx.open_table(CLIENTS_BY_OWNER)?.insert((owner, client.id), ())?;
+        tx.open_table(CLIENTS_BY_OWNER)?.insert((owner.key(), client.id.key()), ())?;
         if let Some(key) = idempotency_key {
-            tx.open_table(IDEMPOTENCY)?.insert((owner, key), client.id)?;
+            tx.open_table(IDEMPOTENCY)?.insert((owner.key(), key), client.id.key())?;
         }
         tx.commit()?;
         Ok((client, true))
     }
 
-    pub fn client(&self, owner: UserId, id: ClientId) -> StoreResult<ClientRecord> {
-        let tx = self.read()?;
-        let table = tx.open_table(CLIENTS)?;
-        let found: Option<ClientRecord> = table.get(id)?.map(|v| decode(v.value())).transpose()?;
-        found.filter(|c| c.owner == owner).ok_or(StoreError::NotFound)
+    pub fn client(&self, id: ClientId) -> StoreResult<ClientRecord> {
+        read_owned(&self.store.read()?, self.owner, id)
     }
 
-    /// Every client of every user, newest first: for administrators.
-    pub fn all_clients(&self) -> StoreResult<Vec<ClientRecord>> {
-        let tx = self.read()?;
-        let table = tx.open_table(CLIENTS)?;
-        let mut clients = Vec::new();
-        for entry in table.iter()? {
-            clients.push(decode::<ClientRecord>(entry?.1.value())?);
-        }
-        clients.sort_by(|a, b| b.created_at.cmp(&a.created_at).then(b.id.cmp(&a.id)));
-        Ok(clients)
+    /// Client `id` with its job, in one read: the client's page.
+    pub fn client_with_job(&self, id: ClientId) -> StoreResult<(ClientRecord, Option<JobRecord>)> {
+        let tx = self.store.read()?;
+        let client = read_owned(&tx, self.owner, id)?;
+        let job: Option<JobRecord> = tx.open_table(JOBS)?.get(id.key())?.map(|v| decode(v.value())).transpose()?;
+        Ok((client, job))
     }
 
-    /// Whose client `id` is, so an administrator can act through the same
-    /// owner-checked calls as the owner.
-    pub fn owner_of(&self, id: ClientId) -> StoreResult<UserId> {
-        let tx = self.read()?;
-        let table = tx.open_table(CLIENTS)?;
-        let found: Option<ClientRecord> = table.get(id)?.map(|v| decode(v.value())).transpose()?;
-        found.map(|c| c.owner).ok_or(StoreError::NotFound)
+    /// One file of client `id` (its photo, its recording), read with the
+    /// client in one transaction; `None` when the client has no such file.
+    pub fn client_file(
+        &self,
+        id: ClientId,
+        file: impl FnOnce(&ClientRecord) -> Option<BlobId>,
+    ) -> StoreResult<Option<Blob>> {
+        let tx = self.store.read()?;
+        file(&read_owned(&tx, self.owner, id)?).map(|blob| read_blob(&tx, blob)).transpose()
     }
 
     /// The owner's clients, newest first (then by id, descending).
-    pub fn clients(&self, owner: UserId) -> StoreResult<Vec<ClientRecord>> {
-        clients_of(&self.read()?, owner)
+    pub fn clients(&self) -> StoreResult<Vec<ClientRecord>> {
+        clients_of(&self.store.read()?, self.owner)
     }
 
-    /// [`Store::clients`], each with its job: the client list, in one read
-    /// that looks up only these clients' jobs.
-    pub fn clients_with_jobs(&self, owner: UserId) -> StoreResult<Vec<(ClientRecord, Option<JobRecord>)>> {
-        let tx = self.read()?;
+    /// [`OwnerView::clients`], each with its job: the client list, in one
+    /// read that looks up only these clients' jobs.
+    pub fn clients_with_jobs(&self) -> StoreResult<Vec<(ClientRecord, Option<JobRecord>)>> {
+        let tx = self.store.read()?;
         let jobs = tx.open_table(JOBS)?;
-        clients_of(&tx, owner)?
+        clients_of(&tx, self.owner)?
             .into_iter()
             .map(|client| {
-                let job: Option<JobRecord> = jobs.get(client.id)?.map(|v| decode(v.value())).transpose()?;
-                Ok((client, job.filter(|j| j.owner == owner)))
+                let job: Option<JobRecord> = jobs.get(client.id.key())?.map(|v| decode(v.value())).transpose()?;
+                Ok((client, job.filter(|j| j.owner == self.owner)))
             })
             .collect()
     }
 
     /// Changes the contact details and, where given, the summary and next
     /// steps (an empty text clears it).
-    pub fn update_client(
-        &self,
-        owner: UserId,
-        id: ClientId,
-        details: ContactDetails,
-        texts: Texts,
-    ) -> StoreResult<ClientRecord> {
-        self.change_client(owner, id, |client, _| {
-            client.name = details.name;
-            client.email = details.email;
-            client.phone = details.phone;
-            client.company = details.company;
-            client.position = details.position;
-            if let Some(summary) = texts.summary {
-                client.summary = (!summary.is_empty()).then_some(summary);
-            }
-            if let Some(next_steps) = texts.next_steps {
-                client.next_steps = (!next_steps.is_empty()).then_some(next_steps);
-            }
+    pub fn update_client(&self, id: ClientId, details: ContactDetails, texts: Texts) -> StoreResult<ClientRecord> {
+        self.change_client(id, |client, _| {
+            details.apply_to(client);
+            texts.apply_to(client);
             Ok(())
         })
     }
 
     /// Notes that the follow-up went out (or was filed) at `at`.
-    pub fn mark_emailed(&self, owner: UserId, id: ClientId, at: i64) -> StoreResult<ClientRecord> {
-        self.change_client(owner, id, |client, _| {
+    pub fn mark_emailed(&self, id: ClientId, at: i64) -> StoreResult<ClientRecord> {
+        self.change_client(id, |client, _| {
             client.emailed_at = Some(at);
             Ok(())
         })
     }
 
     /// Removes the client with its photo and recording.
-    pub fn delete_client(&self, owner: UserId, id: ClientId) -> StoreResult<()> {
-        let tx = self.write()?;
+    pub fn delete_client(&self, id: ClientId) -> StoreResult<()> {
+        let (owner, tx) = (self.owner, self.store.write()?);
         let client = owned(&tx, owner, id)?;
         remove_client(&tx, &client)?;
-        tx.open_table(IDEMPOTENCY)?.retain(|(key_owner, _), client| key_owner != owner || client != id)?;
+        tx.open_table(IDEMPOTENCY)?.retain(|(key_owner, _), client| key_owner != owner.key() || client != id.key())?;
         tx.commit()?;
         Ok(())
     }
 
     /// Replaces the client's photo.
-    pub fn set_client_photo(
-        &self,
-        owner: UserId,
-        id: ClientId,
-        content_type: &str,
-        bytes: &[u8],
-    ) -> StoreResult<ClientRecord> {
-        self.change_client(owner, id, |client, tx| {
+    pub fn set_client_photo(&self, id: ClientId, content_type: &str, bytes: &[u8]) -> StoreResult<ClientRecord> {
+        self.change_client(id, |client, tx| {
             if let Some(old) = client.photo.take() {
                 delete_blob(tx, old)?;
             }
@@ -166,35 +127,33 @@ impl Store {
     }
 
     /// Points the client at a recording whose chunks are already stored
-    /// (see [`Store::begin_blob`]); the previous recording is removed.
+    /// (see [`super::Store::begin_blob`]); the previous recording is removed.
     /// A fresh job to transcribe and summarise it is queued in the same transaction.
     pub fn attach_recording(
         &self,
-        owner: UserId,
         id: ClientId,
         recording: Recording,
         content_type: &str,
         chunks: u32,
         now: i64,
     ) -> StoreResult<ClientRecord> {
-        self.change_client(owner, id, |client, tx| {
-            super::blobs::seal_blob(tx, recording.blob, content_type, recording.size, chunks)?;
+        self.change_client(id, |client, tx| {
+            seal_blob(tx, recording.blob, content_type, recording.size, chunks)?;
             if let Some(old) = client.recording.take() {
                 delete_blob(tx, old.blob)?;
             }
             client.recording = Some(recording);
-            super::jobs::queue_job(tx, client, now)
+            queue_job(tx, client, now)
         })
     }
 
     fn change_client(
         &self,
-        owner: UserId,
         id: ClientId,
         change: impl FnOnce(&mut ClientRecord, &WriteTransaction) -> StoreResult<()>,
     ) -> StoreResult<ClientRecord> {
-        let tx = self.write()?;
-        let mut client = owned(&tx, owner, id)?;
+        let tx = self.store.write()?;
+        let mut client = owned(&tx, self.owner, id)?;
         change(&mut client, &tx)?;
         put_client(&tx, &client)?;
         tx.commit()?;
@@ -202,13 +161,36 @@ impl Store {
     }
 }
 
+impl<'s> AdminView<'s> {
+    /// Every client of every user, newest first.
+    pub fn all_clients(&self) -> StoreResult<Vec<ClientRecord>> {
+        let tx = self.store.read()?;
+        let table = tx.open_table(CLIENTS)?;
+        let mut clients = Vec::new();
+        for entry in table.iter()? {
+            clients.push(decode::<ClientRecord>(entry?.1.value())?);
+        }
+        clients.sort_by(|a, b| b.created_at.cmp(&a.created_at).then(b.id.cmp(&a.id)));
+        Ok(clients)
+    }
+
+    /// The view of whoever owns client `id`, so an administrator acts
+    /// through the same owner-checked calls as the owner.
+    pub fn for_owner_of(&self, id: ClientId) -> StoreResult<OwnerView<'s>> {
+        let tx = self.store.read()?;
+        let found: Option<ClientRecord> =
+            tx.open_table(CLIENTS)?.get(id.key())?.map(|v| decode(v.value())).transpose()?;
+        found.map(|c| self.for_user(c.owner)).ok_or(StoreError::NotFound)
+    }
+}
+
 fn remove_client(tx: &WriteTransaction, client: &ClientRecord) -> StoreResult<()> {
     for blob in client.photo.into_iter().chain(client.recording.as_ref().map(|r| r.blob)) {
         delete_blob(tx, blob)?;
     }
-    tx.open_table(CLIENTS)?.remove(client.id)?;
-    tx.open_table(CLIENTS_BY_OWNER)?.remove((client.owner, client.id))?;
-    super::jobs::remove_job(tx, client.id)?;
+    tx.open_table(CLIENTS)?.remove(client.id.key())?;
+    tx.open_table(CLIENTS_BY_OWNER)?.remove((client.owner.key(), client.id.key()))?;
+    remove_job(tx, client.id)?;
     Ok(())
 }
 
@@ -217,23 +199,28 @@ pub(super) fn delete_clients_of(tx: &WriteTransaction, owner: UserId) -> StoreRe
     let ids: Vec<ClientId> = {
         let index = tx.open_table(CLIENTS_BY_OWNER)?;
         let mut ids = Vec::new();
-        for entry in index.range((owner, 0)..=(owner, u64::MAX))? {
-            ids.push(entry?.0.value().1);
+        for entry in index.range((owner.key(), 0)..=(owner.key(), u64::MAX))? {
+            ids.push(ClientId::from_key(entry?.0.value().1));
         }
         ids
     };
     for id in ids {
         remove_client(tx, &owned(tx, owner, id)?)?;
     }
-    tx.open_table(IDEMPOTENCY)?.retain(|(key_owner, _), _| key_owner != owner)?;
+    tx.open_table(IDEMPOTENCY)?.retain(|(key_owner, _), _| key_owner != owner.key())?;
     Ok(())
+}
+
+fn read_owned(tx: &ReadTransaction, owner: UserId, id: ClientId) -> StoreResult<ClientRecord> {
+    let found: Option<ClientRecord> = tx.open_table(CLIENTS)?.get(id.key())?.map(|v| decode(v.value())).transpose()?;
+    found.filter(|c| c.owner == owner).ok_or(StoreError::NotFound)
 }
 
 fn clients_of(tx: &ReadTransaction, owner: UserId) -> StoreResult<Vec<ClientRecord>> {
     let index = tx.open_table(CLIENTS_BY_OWNER)?;
     let table = tx.open_table(CLIENTS)?;
     let mut clients = Vec::new();
-    for entry in index.range((owner, 0)..=(owner, u64::MAX))? {
+    for entry in index.range((owner.key(), 0)..=(owner.key(), u64::MAX))? {
         let (key, _) = entry?;
         let (_, id) = key.value();
         if let Some(value) = table.get(id)? {
@@ -242,14 +229,4 @@ fn clients_of(tx: &ReadTransaction, owner: UserId) -> StoreResult<Vec<ClientReco
     }
     clients.sort_by(|a, b| b.created_at.cmp(&a.created_at).then(b.id.cmp(&a.id)));
     Ok(clients)
-}
-
-pub(super) fn owned(tx: &WriteTransaction, owner: UserId, id: ClientId) -> StoreResult<ClientRecord> {
-    let found: Option<ClientRecord> = tx.open_table(CLIENTS)?.get(id)?.map(|v| decode(v.value())).transpose()?;
-    found.filter(|c| c.owner == owner).ok_or(StoreError::NotFound)
-}
-
-pub(super) fn put_client(tx: &WriteTransaction, client: &ClientRecord) -> StoreResult<()> {
-    tx.open_table(CLIENTS)?.insert(client.id, encode(client)?.as_slice())?;
-    Ok(())
 }

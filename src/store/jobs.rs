@@ -1,20 +1,22 @@
-//! The job of each client's recording. The worker addresses jobs by client
-//! id alone (it is not acting for a user); the calls made for a user check
+//! The job of each client's recording. The worker's view addresses jobs by
+//! client id alone (it is not acting for a user); the owner's view checks
 //! the owner like every client call.
 
 use std::collections::HashSet;
 
 use redb::{ReadableTable, WriteTransaction};
 
-use super::clients::{owned, put_client};
+use super::blobs::Blob;
 use super::codec::{decode, encode};
+use super::records::{owned, put_client, put_job, read_job};
 use super::tables::JOBS;
-use super::{Store, StoreError, StoreResult};
-use crate::domain::client::{ClientId, ClientRecord};
+use super::views::{AdminView, OwnerView, WorkerView};
+use super::{StoreError, StoreResult};
+use crate::domain::client::ClientRecord;
+use crate::domain::ids::ClientId;
 use crate::domain::job::{JobRecord, JobState, MAX_ATTEMPTS, Stage};
-use crate::domain::user::UserId;
 
-/// What [`Store::claim_job`] found.
+/// What [`WorkerView::claim_job`] found.
 #[derive(Debug, Default)]
 pub struct Claim {
     /// The job to run now, its stage marked running.
@@ -23,23 +25,80 @@ pub struct Claim {
     pub given_up: Vec<JobRecord>,
 }
 
-impl Store {
+impl OwnerView<'_> {
     /// The job of the owner's client, if it has one.
-    pub fn job(&self, owner: UserId, client: ClientId) -> StoreResult<Option<JobRecord>> {
-        let tx = self.read()?;
-        let found: Option<JobRecord> = tx.open_table(JOBS)?.get(client)?.map(|v| decode(v.value())).transpose()?;
-        Ok(found.filter(|j| j.owner == owner))
+    pub fn job(&self, client: ClientId) -> StoreResult<Option<JobRecord>> {
+        let tx = self.store.read()?;
+        let found: Option<JobRecord> =
+            tx.open_table(JOBS)?.get(client.key())?.map(|v| decode(v.value())).transpose()?;
+        Ok(found.filter(|j| j.owner == self.owner))
     }
 
+    /// Runs a failed job again from the stage that failed.
+    pub fn retry_job(&self, client: ClientId, now: i64) -> StoreResult<JobRecord> {
+        self.restart_job(client, now, |job, _| {
+            if job.state != JobState::Failed {
+                return Err(StoreError::Conflict("Only a failed job can be retried"));
+            }
+            Ok(job.stage)
+        })
+    }
+
+    /// Summarises the kept transcript again (for example with a better model).
+    pub fn regenerate_summary(&self, client: ClientId, now: i64) -> StoreResult<JobRecord> {
+        self.restart_job(client, now, |job, record| {
+            if job.is_active() {
+                return Err(StoreError::Conflict("The recording is still being processed"));
+            }
+            if record.transcription.as_deref().is_none_or(|t| t.trim().is_empty()) {
+                return Err(StoreError::Conflict("There is no transcript to summarise yet"));
+            }
+            Ok(Stage::Summarise)
+        })
+    }
+
+    fn restart_job(
+        &self,
+        client: ClientId,
+        now: i64,
+        stage: impl FnOnce(&JobRecord, &ClientRecord) -> StoreResult<Stage>,
+    ) -> StoreResult<JobRecord> {
+        let tx = self.store.write()?;
+        let record = owned(&tx, self.owner, client)?;
+        let mut job = read_job(&tx, client)?.ok_or(StoreError::Conflict("This client has no recording to process"))?;
+        job.stage = stage(&job, &record)?;
+        job.state = JobState::Queued;
+        job.attempts = 0;
+        job.error = None;
+        job.updated_at = now;
+        put_job(&tx, &job)?;
+        tx.commit()?;
+        Ok(job)
+    }
+}
+
+impl AdminView<'_> {
     /// Every job, oldest client first.
     pub fn all_jobs(&self) -> StoreResult<Vec<JobRecord>> {
-        let tx = self.read()?;
+        let tx = self.store.read()?;
         let table = tx.open_table(JOBS)?;
         let mut jobs = Vec::new();
         for entry in table.iter()? {
             jobs.push(decode::<JobRecord>(entry?.1.value())?);
         }
         Ok(jobs)
+    }
+}
+
+impl WorkerView<'_> {
+    /// The client of `job`, for its transcript.
+    pub fn client(&self, job: &JobRecord) -> StoreResult<ClientRecord> {
+        self.job_owner(job).client(job.client)
+    }
+
+    /// The recording of `job`'s client; `None` when it has none.
+    pub fn recording(&self, job: &JobRecord) -> StoreResult<Option<Blob>> {
+        self.job_owner(job).client_file(job.client, |c| c.recording.as_ref().map(|r| r.blob))
     }
 
     /// At start-up: a job marked running was cut off by the last stop, so it
@@ -71,7 +130,7 @@ impl Store {
     /// counting the attempt before the work starts, so a stage that kills
     /// the process cannot loop forever.
     pub fn claim_job(&self, busy: &HashSet<ClientId>, now: i64) -> StoreResult<Claim> {
-        let tx = self.write()?;
+        let tx = self.store.write()?;
         let mut claim = Claim::default();
         {
             let mut table = tx.open_table(JOBS)?;
@@ -92,14 +151,14 @@ impl Store {
                         stage_name(job.stage),
                         job.attempts
                     ));
-                    table.insert(job.client, encode(&job)?.as_slice())?;
+                    table.insert(job.client.key(), encode(&job)?.as_slice())?;
                     claim.given_up.push(job);
                     continue;
                 }
                 job.state = JobState::Running;
                 job.attempts += 1;
                 job.error = None;
-                table.insert(job.client, encode(&job)?.as_slice())?;
+                table.insert(job.client.key(), encode(&job)?.as_slice())?;
                 claim.job = Some(job);
                 break;
             }
@@ -161,49 +220,6 @@ impl Store {
         Ok(job.zip(saved).map(|(job, record)| (record, job)))
     }
 
-    /// Runs a failed job again from the stage that failed.
-    pub fn retry_job(&self, owner: UserId, client: ClientId, now: i64) -> StoreResult<JobRecord> {
-        self.restart_job(owner, client, now, |job, _| {
-            if job.state != JobState::Failed {
-                return Err(StoreError::Conflict("Only a failed job can be retried"));
-            }
-            Ok(job.stage)
-        })
-    }
-
-    /// Summarises the kept transcript again (for example with a better model).
-    pub fn regenerate_summary(&self, owner: UserId, client: ClientId, now: i64) -> StoreResult<JobRecord> {
-        self.restart_job(owner, client, now, |job, record| {
-            if job.is_active() {
-                return Err(StoreError::Conflict("The recording is still being processed"));
-            }
-            if record.transcription.as_deref().is_none_or(|t| t.trim().is_empty()) {
-                return Err(StoreError::Conflict("There is no transcript to summarise yet"));
-            }
-            Ok(Stage::Summarise)
-        })
-    }
-
-    fn restart_job(
-        &self,
-        owner: UserId,
-        client: ClientId,
-        now: i64,
-        stage: impl FnOnce(&JobRecord, &ClientRecord) -> StoreResult<Stage>,
-    ) -> StoreResult<JobRecord> {
-        let tx = self.write()?;
-        let record = owned(&tx, owner, client)?;
-        let mut job = read_job(&tx, client)?.ok_or(StoreError::Conflict("This client has no recording to process"))?;
-        job.stage = stage(&job, &record)?;
-        job.state = JobState::Queued;
-        job.attempts = 0;
-        job.error = None;
-        job.updated_at = now;
-        put_job(&tx, &job)?;
-        tx.commit()?;
-        Ok(job)
-    }
-
     /// Applies `change` to the job of `client` if it still exists (the
     /// client may have been deleted while its job ran).
     fn change_job(
@@ -212,7 +228,7 @@ impl Store {
         now: i64,
         change: impl FnOnce(&mut JobRecord, &WriteTransaction) -> StoreResult<()>,
     ) -> StoreResult<Option<JobRecord>> {
-        let tx = self.write()?;
+        let tx = self.store.write()?;
         let Some(mut job) = read_job(&tx, client)? else {
             return Ok(None);
         };
@@ -229,7 +245,7 @@ impl Store {
         change: impl Fn(&mut JobRecord),
         now: i64,
     ) -> StoreResult<usize> {
-        let tx = self.write()?;
+        let tx = self.store.write()?;
         let mut changed = Vec::new();
         for entry in tx.open_table(JOBS)?.iter()? {
             let mut job: JobRecord = decode(entry?.1.value())?;
@@ -252,24 +268,4 @@ fn stage_name(stage: Stage) -> &'static str {
         Stage::Transcribe => "transcribing",
         Stage::Summarise => "summarising",
     }
-}
-
-/// Queues a fresh job for a client's new recording, inside the transaction
-/// that attaches it, so a recording never lacks its job.
-pub(super) fn queue_job(tx: &WriteTransaction, client: &ClientRecord, now: i64) -> StoreResult<()> {
-    put_job(tx, &JobRecord::new(client.id, client.owner, now))
-}
-
-pub(super) fn remove_job(tx: &WriteTransaction, client: ClientId) -> StoreResult<()> {
-    tx.open_table(JOBS)?.remove(client)?;
-    Ok(())
-}
-
-fn read_job(tx: &WriteTransaction, client: ClientId) -> StoreResult<Option<JobRecord>> {
-    tx.open_table(JOBS)?.get(client)?.map(|v| decode(v.value())).transpose()
-}
-
-fn put_job(tx: &WriteTransaction, job: &JobRecord) -> StoreResult<()> {
-    tx.open_table(JOBS)?.insert(job.client, encode(job)?.as_slice())?;
-    Ok(())
 }

@@ -11,11 +11,19 @@ use redb::{
 };
 
 use super::tables::*;
+use super::views::AdminView;
 use super::{Store, StoreError, StoreResult, meta};
 
-impl Store {
+impl AdminView<'_> {
     /// Writes every table, as of one moment, to a new database at `path`.
     pub fn backup(&self, path: &Path) -> StoreResult<()> {
+        self.store.backup(path)
+    }
+}
+
+impl Store {
+    /// See [`AdminView::backup`]; the store also backs itself up before a migration.
+    pub(super) fn backup(&self, path: &Path) -> StoreResult<()> {
         let partial = path.with_extension("partial");
         let _ = std::fs::remove_file(&partial);
         let out = Database::create(&partial)?;

@@ -14,11 +14,13 @@ mod maintenance;
 mod meta;
 mod migrate;
 mod outbox;
+mod records;
 mod resets;
 mod sessions;
 mod tables;
 mod templates;
 mod users;
+mod views;
 
 use std::path::Path;
 use std::sync::Arc;
@@ -26,14 +28,15 @@ use std::sync::Arc;
 use redb::{Database, ReadableDatabase};
 
 pub use admins::{AdminRecord, AdminSessionRecord};
-pub use blobs::{BlobInfo, CHUNK};
+pub use blobs::{Blob, CHUNK};
 pub use changes::UntilWrite;
 pub use clients::IDEMPOTENCY_KEY_MAX;
 pub use jobs::Claim;
 pub use maintenance::{check_integrity, compact, restore};
 pub use meta::SCHEMA_VERSION;
 pub use outbox::OutboxEntry;
-pub use sessions::SessionRecord;
+pub use sessions::{LiveSession, SessionRecord};
+pub use views::{Admin, AdminView, Owner, OwnerView, WorkerView};
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -79,7 +82,7 @@ pub struct Store {
     db: Arc<Database>,
     changes: Arc<changes::Changes>,
     /// Sessions with their users, read on every signed-in request.
-    sessions: Arc<UntilWrite<crate::auth::TokenHash, (SessionRecord, Arc<crate::domain::user::UserRecord>)>>,
+    sessions: Arc<UntilWrite<crate::domain::ids::TokenHash, LiveSession>>,
 }
 
 impl Store {

@@ -1,10 +1,11 @@
 use serde::{Deserialize, Serialize};
 
 use super::codec::{decode, encode};
+use super::records::{get_user, set_password_in};
 use super::tables::RESET_TOKENS;
-use super::{Store, StoreError, StoreResult, users};
-use crate::auth::TokenHash;
-use crate::domain::user::{UserId, UserRecord};
+use super::{Store, StoreError, StoreResult};
+use crate::domain::ids::{TokenHash, UserId};
+use crate::domain::user::UserRecord;
 
 #[derive(Debug, Serialize, Deserialize)]
 struct ResetRecord {
@@ -37,8 +38,8 @@ impl Store {
             tx.commit()?;
             return Err(StoreError::NotFound);
         };
-        users::set_password_in(&tx, record.user_id, password_hash, None)?;
-        let user = users::get_user(&tx, record.user_id)?;
+        set_password_in(&tx, record.user_id, password_hash, None)?;
+        let user = get_user(&tx, record.user_id)?;
         tx.commit()?;
         Ok(user)
     }

@@ -5,9 +5,10 @@ use serde::{Deserialize, Serialize};
 
 use super::codec::{decode, encode};
 use super::tables::{SESSIONS, SESSIONS_BY_USER, USERS};
+use super::views::Owner;
 use super::{Store, StoreResult};
-use crate::auth::TokenHash;
-use crate::domain::user::{UserId, UserRecord};
+use crate::domain::ids::{TokenHash, UserId};
+use crate::domain::user::UserRecord;
 
 /// A signed-in browser. Stored under the hash of its cookie's token.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -18,11 +19,20 @@ pub struct SessionRecord {
     pub created_at: i64,
 }
 
+/// A live session: its record, its user, and the proof that lets the user
+/// act on their own data.
+#[derive(Debug, Clone)]
+pub struct LiveSession {
+    pub record: SessionRecord,
+    pub user: Arc<UserRecord>,
+    pub owner: Owner,
+}
+
 impl Store {
     pub fn create_session(&self, token: &TokenHash, session: &SessionRecord) -> StoreResult<()> {
         let tx = self.write()?;
         tx.open_table(SESSIONS)?.insert(token.as_slice(), encode(session)?.as_slice())?;
-        tx.open_multimap_table(SESSIONS_BY_USER)?.insert(session.user_id, token.as_slice())?;
+        tx.open_multimap_table(SESSIONS_BY_USER)?.insert(session.user_id.key(), token.as_slice())?;
         tx.commit()?;
         Ok(())
     }
@@ -30,7 +40,7 @@ impl Store {
     /// The session and its user, unless it expired (at `now`) or the user
     /// is gone. Every signed-in request asks, so what was read is kept until
     /// the next write (which any sign-out or revocation is).
-    pub fn session(&self, token: &TokenHash, now: i64) -> StoreResult<Option<(SessionRecord, Arc<UserRecord>)>> {
+    pub fn session(&self, token: &TokenHash, now: i64) -> StoreResult<Option<LiveSession>> {
         let changes = self.changes();
         let found = match self.sessions.get(token, changes) {
             Some(found) => Some(found),
@@ -42,17 +52,17 @@ impl Store {
                 found
             }
         };
-        Ok(found.filter(|(session, _)| session.expire > now))
+        Ok(found.filter(|session| session.record.expire > now))
     }
 
-    fn read_session(&self, token: &TokenHash) -> StoreResult<Option<(SessionRecord, Arc<UserRecord>)>> {
+    fn read_session(&self, token: &TokenHash) -> StoreResult<Option<LiveSession>> {
         let tx = self.read()?;
         let found: Option<SessionRecord> =
             tx.open_table(SESSIONS)?.get(token.as_slice())?.map(|v| decode(v.value())).transpose()?;
         let Some(session) = found else { return Ok(None) };
         let user: Option<UserRecord> =
-            tx.open_table(USERS)?.get(session.user_id)?.map(|v| decode(v.value())).transpose()?;
-        Ok(user.map(|user| (session, Arc::new(user))))
+            tx.open_table(USERS)?.get(session.user_id.key())?.map(|v| decode(v.value())).transpose()?;
+        Ok(user.map(|user| LiveSession { owner: Owner::of_session(user.id), user: Arc::new(user), record: session }))
     }
 
     /// Moves a sliding session's expiry forward.
@@ -110,7 +120,7 @@ fn delete_session_in(tx: &WriteTransaction, token: &TokenHash) -> StoreResult<()
     let removed: Option<SessionRecord> =
         tx.open_table(SESSIONS)?.remove(token.as_slice())?.map(|v| decode(v.value())).transpose()?;
     if let Some(session) = removed {
-        tx.open_multimap_table(SESSIONS_BY_USER)?.remove(session.user_id, token.as_slice())?;
+        tx.open_multimap_table(SESSIONS_BY_USER)?.remove(session.user_id.key(), token.as_slice())?;
     }
     Ok(())
 }
@@ -120,7 +130,7 @@ pub(super) fn revoke_user_sessions(tx: &WriteTransaction, user: UserId, keep: Op
     let tokens: Vec<Vec<u8>> = {
         let index = tx.open_multimap_table(SESSIONS_BY_USER)?;
         let mut tokens = Vec::new();
-        for token in index.get(user)? {
+        for token in index.get(user.key())? {
             tokens.push(token?.value().to_vec());
         }
         tokens
@@ -129,7 +139,7 @@ pub(super) fn revoke_user_sessions(tx: &WriteTransaction, user: UserId, keep: Op
     let mut index = tx.open_multimap_table(SESSIONS_BY_USER)?;
     for token in tokens.iter().filter(|t| keep.is_none_or(|k| k.as_slice() != t.as_slice())) {
         sessions.remove(token.as_slice())?;
-        index.remove(user, token.as_slice())?;
+        index.remove(user.key(), token.as_slice())?;
     }
     Ok(())
 }

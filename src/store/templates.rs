@@ -2,6 +2,7 @@ use redb::{ReadableTable, WriteTransaction};
 
 use super::codec::{decode, encode};
 use super::tables::TEMPLATES;
+use super::views::{AdminView, OwnerView};
 use super::{Store, StoreError, StoreResult};
 use crate::domain::template::EmailTemplate;
 
@@ -9,10 +10,23 @@ const DEFAULT: &str = "default";
 
 impl Store {
     /// The follow-up template: the stored one, or the product's defaults.
-    pub fn template(&self) -> StoreResult<EmailTemplate> {
+    fn template(&self) -> StoreResult<EmailTemplate> {
         let tx = self.read()?;
         let stored = tx.open_table(TEMPLATES)?.get(DEFAULT)?.map(|v| decode(v.value())).transpose()?;
         Ok(stored.unwrap_or_default())
+    }
+}
+
+impl OwnerView<'_> {
+    /// The template the user's follow-ups are written with: everybody's.
+    pub fn template(&self) -> StoreResult<EmailTemplate> {
+        self.store.template()
+    }
+}
+
+impl AdminView<'_> {
+    pub fn template(&self) -> StoreResult<EmailTemplate> {
+        self.store.template()
     }
 
     /// Stores what `change` makes of the current template, read and written
@@ -22,7 +36,7 @@ impl Store {
         &self,
         change: impl FnOnce(&EmailTemplate) -> Result<EmailTemplate, E>,
     ) -> Result<EmailTemplate, E> {
-        let tx = self.write()?;
+        let tx = self.store.write()?;
         let current = stored(&tx)?;
         let next = change(&current)?;
         put(&tx, &next)?;
@@ -45,6 +59,7 @@ fn put(tx: &WriteTransaction, template: &EmailTemplate) -> StoreResult<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::Admin;
 
     #[test]
     fn editors_changing_different_fields_at_once_all_keep_their_change() {
@@ -64,6 +79,7 @@ mod tests {
                 threads.spawn(move || {
                     for round in 0..40 {
                         store
+                            .as_admin(&Admin::at_the_console())
                             .change_template(|current| {
                                 let mut next = current.clone();
                                 *field(&mut next, i) = format!("editor {i}, round {round}");

@@ -1,68 +1,44 @@
+//! Accounts: created at signup, changed by their user (or an administrator
+//! acting for them), removed by an administrator with everything of theirs.
+
 use redb::{ReadableTable, WriteTransaction};
 
-use super::codec::{decode, encode};
+use super::blobs::{Blob, delete_blob, put_blob, read_blob};
+use super::codec::decode;
+use super::records::{get_user, put_user, set_password_in};
 use super::tables::{USERS, USERS_BY_EMAIL};
-use super::{Store, StoreError, StoreResult, meta, sessions};
-use crate::auth::TokenHash;
-use crate::domain::user::{NewUser, ProfileUpdate, UserId, UserRecord};
+use super::views::{AdminView, OwnerView};
+use super::{Store, StoreError, StoreResult, clients, meta, resets, sessions};
+use crate::domain::ids::{TokenHash, UserId};
+use crate::domain::user::{NewUser, ProfileUpdate, UserRecord};
 
 impl Store {
     /// Adds an account; `EmailTaken` when the email has one already.
     pub fn create_user(&self, new: NewUser, password_hash: String, now: i64) -> StoreResult<UserRecord> {
         let tx = self.write()?;
-        if tx.open_table(USERS_BY_EMAIL)?.get(new.email.as_str())?.is_some() {
+        if tx.open_table(USERS_BY_EMAIL)?.get(new.email())?.is_some() {
             return Err(StoreError::EmailTaken);
         }
-        let record = UserRecord {
-            id: meta::next_id(&tx, "users")?,
-            email: new.email,
-            password_hash,
-            first_name: new.first_name,
-            last_name: new.last_name,
-            company: new.company,
-            position: new.position,
-            linkedin_url: new.linkedin_url,
-            avatar: None,
-            created_at: now,
-        };
+        let record = UserRecord::new(UserId::from_key(meta::next_id(&tx, "users")?), new, password_hash, now);
         put_user(&tx, &record)?;
-        tx.open_table(USERS_BY_EMAIL)?.insert(record.email.as_str(), record.id)?;
+        tx.open_table(USERS_BY_EMAIL)?.insert(record.email.as_str(), record.id.key())?;
         tx.commit()?;
         Ok(record)
     }
 
-    pub fn user(&self, id: UserId) -> StoreResult<Option<UserRecord>> {
-        let tx = self.read()?;
-        let table = tx.open_table(USERS)?;
-        table.get(id)?.map(|v| decode(v.value())).transpose()
-    }
-
+    /// The account with `email`, to check a password or send a reset link.
     pub fn user_by_email(&self, email: &str) -> StoreResult<Option<UserRecord>> {
         let tx = self.read()?;
         let Some(id) = tx.open_table(USERS_BY_EMAIL)?.get(email)?.map(|v| v.value()) else { return Ok(None) };
         tx.open_table(USERS)?.get(id)?.map(|v| decode(v.value())).transpose()
     }
+}
 
-    /// Every account, by id.
-    pub fn users(&self) -> StoreResult<Vec<UserRecord>> {
-        let tx = self.read()?;
-        let table = tx.open_table(USERS)?;
-        let mut users = Vec::new();
-        for entry in table.iter()? {
-            users.push(decode(entry?.1.value())?);
-        }
-        Ok(users)
-    }
-
+impl OwnerView<'_> {
     /// Changes the profile. A changed email must be free, and signs the
     /// user out everywhere but `keep` (the session making the change).
-    pub fn update_profile(
-        &self,
-        id: UserId,
-        update: ProfileUpdate,
-        keep: Option<&TokenHash>,
-    ) -> StoreResult<UserRecord> {
-        self.change_profile(id, keep, |_| Ok(update))
+    pub fn update_profile(&self, update: ProfileUpdate, keep: Option<&TokenHash>) -> StoreResult<UserRecord> {
+        self.change_profile(keep, |_| Ok(update))
     }
 
     /// Applies the profile `change` makes of the stored record, read and
@@ -71,12 +47,11 @@ impl Store {
     /// the user out everywhere but `keep`.
     pub fn change_profile<E: From<StoreError>>(
         &self,
-        id: UserId,
         keep: Option<&TokenHash>,
         change: impl FnOnce(&UserRecord) -> Result<ProfileUpdate, E>,
     ) -> Result<UserRecord, E> {
-        let tx = self.write()?;
-        let user = get_user(&tx, id)?;
+        let tx = self.store.write()?;
+        let user = get_user(&tx, self.owner)?;
         let update = change(&user)?;
         let user = apply_profile(&tx, user, update, keep)?;
         tx.commit().map_err(StoreError::from)?;
@@ -85,55 +60,66 @@ impl Store {
 
     /// Sets a new password hash and signs the user out everywhere but
     /// `keep` (the session that made the change, if any).
-    pub fn set_password(&self, id: UserId, password_hash: String, keep: Option<&TokenHash>) -> StoreResult<()> {
-        let tx = self.write()?;
-        set_password_in(&tx, id, password_hash, keep)?;
+    pub fn set_password(&self, password_hash: String, keep: Option<&TokenHash>) -> StoreResult<()> {
+        let tx = self.store.write()?;
+        set_password_in(&tx, self.owner, password_hash, keep)?;
         tx.commit()?;
         Ok(())
     }
+
+    /// Replaces the profile picture (`None` removes it).
+    pub fn set_avatar(&self, picture: Option<(&str, &[u8])>) -> StoreResult<UserRecord> {
+        let tx = self.store.write()?;
+        let mut user = get_user(&tx, self.owner)?;
+        if let Some(old) = user.avatar.take() {
+            delete_blob(&tx, old)?;
+        }
+        if let Some((content_type, bytes)) = picture {
+            user.avatar = Some(put_blob(&tx, content_type, bytes)?);
+        }
+        put_user(&tx, &user)?;
+        tx.commit()?;
+        Ok(user)
+    }
+
+    /// The profile picture; `None` without one (or without the account).
+    pub fn avatar(&self) -> StoreResult<Option<Blob>> {
+        let tx = self.store.read()?;
+        let user: Option<UserRecord> =
+            tx.open_table(USERS)?.get(self.owner.key())?.map(|v| decode(v.value())).transpose()?;
+        user.and_then(|u| u.avatar).map(|blob| read_blob(&tx, blob)).transpose()
+    }
 }
 
-impl Store {
+impl AdminView<'_> {
+    /// Every account, by id.
+    pub fn users(&self) -> StoreResult<Vec<UserRecord>> {
+        let tx = self.store.read()?;
+        let table = tx.open_table(USERS)?;
+        let mut users = Vec::new();
+        for entry in table.iter()? {
+            users.push(decode(entry?.1.value())?);
+        }
+        Ok(users)
+    }
+
     /// Removes an account with everything that is theirs: clients with
     /// their photos and recordings, profile picture, sessions and reset
     /// links, in one transaction.
     pub fn delete_user(&self, id: UserId) -> StoreResult<UserRecord> {
-        let tx = self.write()?;
+        let tx = self.store.write()?;
         let user = get_user(&tx, id)?;
-        super::clients::delete_clients_of(&tx, id)?;
+        clients::delete_clients_of(&tx, id)?;
         if let Some(avatar) = user.avatar {
-            super::blobs::delete_blob(&tx, avatar)?;
+            delete_blob(&tx, avatar)?;
         }
         sessions::revoke_user_sessions(&tx, id, None)?;
-        super::resets::delete_resets_of(&tx, id)?;
+        resets::delete_resets_of(&tx, id)?;
         tx.open_table(USERS_BY_EMAIL)?.remove(user.email.as_str())?;
-        tx.open_table(USERS)?.remove(id)?;
+        tx.open_table(USERS)?.remove(id.key())?;
         tx.commit()?;
         Ok(user)
     }
-}
-
-pub(super) fn set_password_in(
-    tx: &WriteTransaction,
-    id: UserId,
-    password_hash: String,
-    keep: Option<&TokenHash>,
-) -> StoreResult<()> {
-    let mut user = get_user(tx, id)?;
-    user.password_hash = password_hash;
-    put_user(tx, &user)?;
-    sessions::revoke_user_sessions(tx, id, keep)
-}
-
-pub(super) fn get_user(tx: &WriteTransaction, id: UserId) -> StoreResult<UserRecord> {
-    let table = tx.open_table(USERS)?;
-    let found = table.get(id)?.map(|v| decode(v.value())).transpose()?;
-    found.ok_or(StoreError::NotFound)
-}
-
-pub(super) fn put_user(tx: &WriteTransaction, user: &UserRecord) -> StoreResult<()> {
-    tx.open_table(USERS)?.insert(user.id, encode(user)?.as_slice())?;
-    Ok(())
 }
 
 fn apply_profile(
@@ -142,22 +128,17 @@ fn apply_profile(
     update: ProfileUpdate,
     keep: Option<&TokenHash>,
 ) -> StoreResult<UserRecord> {
-    if update.email != user.email {
+    if update.email() != user.email {
         let mut by_email = tx.open_table(USERS_BY_EMAIL)?;
-        if by_email.get(update.email.as_str())?.is_some() {
+        if by_email.get(update.email())?.is_some() {
             return Err(StoreError::EmailTaken);
         }
         by_email.remove(user.email.as_str())?;
-        by_email.insert(update.email.as_str(), user.id)?;
+        by_email.insert(update.email(), user.id.key())?;
         drop(by_email);
         sessions::revoke_user_sessions(tx, user.id, keep)?;
     }
-    user.first_name = update.first_name;
-    user.last_name = update.last_name;
-    user.email = update.email;
-    user.company = update.company;
-    user.position = update.position;
-    user.linkedin_url = update.linkedin_url;
+    update.apply_to(&mut user);
     put_user(tx, &user)?;
     Ok(user)
 }

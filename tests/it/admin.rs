@@ -169,7 +169,7 @@ fn deleting_a_user_removes_everything_of_theirs() {
         "/api/clients",
         json!({"clientData": {"name": "Gone Client", "email": "g@client.example", "phone": "555 123 4567"}}),
     );
-    let client_id = client.body["id"].as_u64().unwrap();
+    let client_id: debrief::domain::ids::ClientId = client.body["id"].to_string().parse().unwrap();
     let photo = doomed.post(&format!("/api/clients/{client_id}/photo"), json!({"photo": png}));
     let photo_blob: u64 = photo.body["photoUrl"].as_str().unwrap().rsplit('=').next().unwrap().parse().unwrap();
     let avatar = doomed.post("/api/profile/picture", json!({"picture": png}));
@@ -179,7 +179,7 @@ fn deleting_a_user_removes_everything_of_theirs() {
         "/api/clients",
         json!({"clientData": {"name": "Kept Client", "email": "k@client.example", "phone": "555 123 4567"}}),
     );
-    let doomed_id = doomed.get("/api/auth/me").body["id"].as_u64().unwrap();
+    let doomed_id: debrief::domain::ids::UserId = doomed.get("/api/auth/me").body["id"].to_string().parse().unwrap();
 
     let mut admin = admin_browser(&app.url, "boss");
     let users = admin.get("/api/admin/users");
@@ -200,14 +200,22 @@ fn deleting_a_user_removes_everything_of_theirs() {
     assert_eq!(admin.get("/api/admin/clients").body.as_array().unwrap().len(), 1);
 
     assert!(app.terminate().success());
-    let store = debrief::store::Store::open(&app.data_dir.join("debrief.redb")).unwrap();
+    let path = app.data_dir.join("debrief.redb");
+    {
+        use redb::ReadableDatabase;
+        let db = redb::Database::open(&path).unwrap();
+        let tx = db.begin_read().unwrap();
+        let blobs = tx.open_table(redb::TableDefinition::<u64, &[u8]>::new("blob_meta")).unwrap();
+        assert!(blobs.get(photo_blob).unwrap().is_none(), "the client photo is gone");
+        assert!(blobs.get(avatar_blob).unwrap().is_none(), "the profile picture is gone");
+    }
+    let store = debrief::store::Store::open(&path).unwrap();
+    let admin = store.as_admin(&debrief::store::Admin::at_the_console());
     assert!(store.user_by_email("doomed@example.com").unwrap().is_none());
-    assert!(store.clients(doomed_id).unwrap().is_empty());
-    assert!(store.owner_of(client_id).is_err());
-    assert!(store.blob_info(photo_blob).unwrap().is_none(), "the client photo is gone");
-    assert!(store.blob_info(avatar_blob).unwrap().is_none(), "the profile picture is gone");
+    assert!(admin.for_user(doomed_id).clients().unwrap().is_empty());
+    assert!(admin.for_owner_of(client_id).is_err());
     assert_eq!(store.sweep_sessions(i64::MAX).unwrap(), 1, "only the kept user's session is left");
-    assert_eq!(store.all_clients().unwrap().len(), 1);
+    assert_eq!(admin.all_clients().unwrap().len(), 1);
 }
 
 #[test]
@@ -219,7 +227,7 @@ fn an_admin_edits_are_validated_like_user_input() {
         "/api/clients",
         json!({"clientData": {"name": "Jane Doe", "email": "j@client.example", "phone": "555 123 4567"}}),
     );
-    let client_id = client.body["id"].as_u64().unwrap();
+    let client_id: debrief::domain::ids::ClientId = client.body["id"].to_string().parse().unwrap();
     let user_id = user.get("/api/auth/me").body["id"].as_u64().unwrap();
     let mut admin = admin_browser(&app.url, "boss");
 

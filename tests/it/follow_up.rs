@@ -258,31 +258,28 @@ fn a_follow_up_the_mail_server_refuses_gets_a_generic_error_and_is_not_marked_se
 
 #[test]
 fn a_stored_name_with_a_carriage_return_is_refused_at_sending_not_a_crash() {
-    use debrief::domain::client::{ContactDetails, Texts};
     let mut app = spawn_app();
     let mut ana = signed_in_user(&app.url, "ana@consulting.example", PASSWORD);
     let id = client_with_summary(&mut ana);
     assert!(app.terminate().success());
-    // Validation refuses such a name; a record from before that rule (or
-    // written by a bug) must still never reach a mail header.
+    // Validation refuses such a name, so it is written into the record
+    // directly: a record from before that rule (or written by a bug) must
+    // still never reach a mail header.
     {
-        let store = debrief::store::Store::open(&app.data_dir.join("debrief.redb")).unwrap();
-        let record = store.all_clients().unwrap().into_iter().find(|c| c.id == id).unwrap();
-        let details = ContactDetails {
-            name: "Jane\rBcc: eve@example.com".into(),
-            email: record.email,
-            phone: record.phone,
-            company: record.company,
-            position: record.position,
-        };
-        store
-            .update_client(
-                record.owner,
-                record.id,
-                details,
-                Texts { summary: record.summary, next_steps: record.next_steps },
-            )
-            .unwrap();
+        use redb::ReadableDatabase;
+        let clients: redb::TableDefinition<u64, &[u8]> = redb::TableDefinition::new("clients");
+        let db = redb::Database::open(app.data_dir.join("debrief.redb")).unwrap();
+        let read = db.begin_read().unwrap();
+        let stored = read.open_table(clients).unwrap().get(id).unwrap().unwrap().value().to_vec();
+        drop(read);
+        // A version byte, then the record as JSON.
+        let mut record: Value = serde_json::from_slice(&stored[1..]).unwrap();
+        record["name"] = json!("Jane\rBcc: eve@example.com");
+        let mut bytes = vec![stored[0]];
+        serde_json::to_writer(&mut bytes, &record).unwrap();
+        let write = db.begin_write().unwrap();
+        write.open_table(clients).unwrap().insert(id, bytes.as_slice()).unwrap();
+        write.commit().unwrap();
     }
     let again = crate::harness::spawn_with(&app.data_dir, &["--http"]).unwrap();
     let mut ana = Browser::new(&again.url).with_cookie(ana.cookie.clone());

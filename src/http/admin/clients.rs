@@ -5,7 +5,7 @@ use super::AdminSession;
 use crate::domain::client::{Client, ClientInput, Texts};
 use crate::http::auth::Message;
 use crate::http::body::{SMALL, json};
-use crate::http::clients::{client_id, not_found_as_client};
+use crate::http::client_route::{client_id, client_not_found};
 use crate::http::error::{AppError, AppResult};
 use crate::http::state::state;
 
@@ -21,9 +21,8 @@ pub struct AdminClient {
 /// `GET /api/admin/clients`: every user's clients, newest first.
 #[handler]
 pub async fn list(depot: &mut Depot) -> AppResult<Json<Vec<AdminClient>>> {
-    AdminSession::of(depot)?;
-    let state = state(depot)?.clone();
-    let (clients, users) = state.store.run(|s| Ok((s.all_clients()?, s.users()?))).await?;
+    let (admin, state) = (AdminSession::of(depot)?, state(depot)?);
+    let (clients, users) = admin.run(&state.store, |admin| Ok((admin.all_clients()?, admin.users()?))).await?;
     let email_of = |owner| users.iter().find(|u| u.id == owner).map(|u| u.email.clone());
     Ok(Json(
         clients.iter().map(|c| AdminClient { client: Client::from(c), created_by_email: email_of(c.owner) }).collect(),
@@ -34,27 +33,24 @@ pub async fn list(depot: &mut Depot) -> AppResult<Json<Vec<AdminClient>>> {
 /// validated like the owner's form, through the owner-checked store call.
 #[handler]
 pub async fn update(req: &mut Request, depot: &mut Depot) -> AppResult<Json<Client>> {
-    AdminSession::of(depot)?;
-    let state = state(depot)?.clone();
+    let (admin, state) = (AdminSession::of(depot)?.clone(), state(depot)?.clone());
     let id = client_id(req)?;
     let details = json::<ClientInput>(req, SMALL).await?.parse().map_err(AppError::invalid)?;
-    let client = state
-        .store
-        .run(move |s| {
-            let owner = s.owner_of(id)?;
-            s.update_client(owner, id, details, Texts::default())
-        })
+    let client = admin
+        .run(&state.store, move |admin| admin.for_owner_of(id)?.update_client(id, details, Texts::default()))
         .await
-        .map_err(not_found_as_client)?;
+        .map_err(AppError::or_store(client_not_found))?;
     Ok(Json(Client::from(&client)))
 }
 
 /// `DELETE /api/admin/clients/{id}`: with its photo and recording.
 #[handler]
 pub async fn delete(req: &mut Request, depot: &mut Depot) -> AppResult<Json<Message>> {
-    AdminSession::of(depot)?;
-    let state = state(depot)?.clone();
+    let (admin, state) = (AdminSession::of(depot)?, state(depot)?);
     let id = client_id(req)?;
-    state.store.run(move |s| s.delete_client(s.owner_of(id)?, id)).await.map_err(not_found_as_client)?;
+    admin
+        .run(&state.store, move |admin| admin.for_owner_of(id)?.delete_client(id))
+        .await
+        .map_err(AppError::or_store(client_not_found))?;
     Ok(Json(Message { message: "Client deleted" }))
 }

@@ -84,5 +84,5 @@ pub async fn logout(req: &mut Request, depot: &mut Depot, res: &mut Response) ->
 #[handler]
 pub async fn session(depot: &mut Depot) -> AppResult<Json<AdminView>> {
     let admin = AdminSession::of(depot)?;
-    Ok(Json(AdminView { username: admin.username.clone() }))
+    Ok(Json(AdminView { username: admin.username().to_owned() }))
 }

@@ -1,7 +1,8 @@
 //! The administrator's API. Every route below `/api/admin` but the login
 //! sits behind [`require_admin`], and each handler starts from
-//! [`AdminSession`], which only that hoop creates: a handler cannot be
-//! reached, or written, without an admin's live session.
+//! [`AdminSession`], which only that hoop creates. The store's reads across
+//! users open only with the proof it carries: a handler cannot be reached,
+//! or written, without an admin's live session.
 
 mod clients;
 mod login;
@@ -15,6 +16,7 @@ use super::error::{AppError, AppResult};
 use super::state::{AppState, state};
 use crate::auth::Token;
 use crate::clock::now_ms;
+use crate::store::{Admin, AdminView, Store, StoreResult};
 
 pub const COOKIE: &str = "debrief_admin";
 
@@ -22,13 +24,28 @@ pub const COOKIE: &str = "debrief_admin";
 /// deleted admin's session stops working at once).
 #[derive(Clone)]
 pub struct AdminSession {
-    pub username: String,
+    username: String,
+    admin: Admin,
 }
 
 impl AdminSession {
     /// The session [`require_admin`] established for this request.
     pub fn of(depot: &Depot) -> AppResult<&AdminSession> {
         depot.get_typed::<AdminSession>().map_err(|_| AppError::unauthorized("Admin sign-in required"))
+    }
+
+    pub fn username(&self) -> &str {
+        &self.username
+    }
+
+    /// Runs `f` on the store's admin view, off the async executor.
+    pub async fn run<T, F>(&self, store: &Store, f: F) -> StoreResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(AdminView<'_>) -> StoreResult<T> + Send + 'static,
+    {
+        let admin = self.admin.clone();
+        store.run(move |s| f(s.as_admin(&admin))).await
     }
 }
 
@@ -68,8 +85,8 @@ async fn admin_of(req: &Request, depot: &Depot) -> AppResult<AdminSession> {
     let token = req.cookie(COOKIE).and_then(|c| Token::from_client(c.value())).map(|t| t.hash());
     if let Some(token) = token {
         let idle = now_ms() + state.settings.admin_idle.as_millis() as i64;
-        if let Some(admin) = state.store.run(move |s| s.admin_session(&token, now_ms(), idle)).await? {
-            return Ok(AdminSession { username: admin.username });
+        if let Some((record, admin)) = state.store.run(move |s| s.admin_session(&token, now_ms(), idle)).await? {
+            return Ok(AdminSession { username: record.username, admin });
         }
     }
     if super::session::from_cookie(req, &state).await?.is_some() {

@@ -1,7 +1,12 @@
 //! Whisper models in CTranslate2 form (faster-whisper's `model.bin` +
 //! `vocabulary.txt` + `config.json` with `alignment_heads`): `debrief models
 //! import` converts them to candle's layout, so a box that has faster-whisper
-//! models on disk needs no download.
+//! models on disk needs no download. This module recognises the form and
+//! reads its `model.bin`; the conversion itself is the Whisper engine's
+//! (`asr::whisper::convert`), which checks its result with its own model, and
+//! is handed to the import from above, as a [`Convert`].
+
+pub mod model_bin;
 
 use std::path::Path;
 
@@ -14,7 +19,6 @@ pub fn is_ct2_whisper(dir: &Path) -> bool {
 }
 
 /// Writes candle's layout (`config.json`, `tokenizer.json`,
-/// `model.safetensors`) of the CTranslate2 model in `src` into `dst`.
-pub fn convert(src: &Path, dst: &Path) -> anyhow::Result<()> {
-    crate::asr::whisper::convert(src, dst).map_err(|e| anyhow::anyhow!("cannot convert {}: {e}", src.display()))
-}
+/// `model.safetensors`) of the CTranslate2 model in the first folder into
+/// the second; the error says why it cannot.
+pub type Convert = fn(&Path, &Path) -> Result<(), String>;

@@ -14,19 +14,17 @@
 //! loads about as fast (0.40–0.50 against 0.36–0.49 s, widening included).
 //! The engine computes in f32 (see `model.rs`).
 
-mod model_bin;
-
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use candle_core::{DType, Device, Tensor};
 use candle_nn::VarBuilder;
 
-use self::model_bin::{Element, ModelBin, Variable};
 use super::config::Config;
 use super::model::Model;
 use super::text::Vocabulary;
 use crate::asr::EngineError;
+use crate::ct2::model_bin::{Element, ModelBin, Variable};
 
 const STORED: DType = DType::F16;
 const SPEC: &str = "WhisperSpec";

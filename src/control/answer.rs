@@ -1,0 +1,63 @@
+//! Answers a control request with the operations the HTTP handlers share,
+//! both in the server (for a CLI command while it runs) and in the CLI
+//! (when no server runs).
+
+use std::time::Duration;
+
+use super::{Request, Response};
+use crate::ops::{OpError, OpResult, accounts, admins, jobs, templates};
+use crate::store::{Admin, Store};
+
+/// What a request needs beyond the store.
+pub struct Context {
+    /// Base of emailed and printed links.
+    pub public_url: String,
+    pub reset_ttl: Duration,
+}
+
+/// Answers one request against `store`. A request comes from the person at
+/// the box's console: the owner-only control socket, or the CLI that opened
+/// the database itself.
+pub fn answer(store: &Store, context: &Context, request: Request) -> Response {
+    let admin = &store.as_admin(&Admin::at_the_console());
+    let done = |message: String| Response::Done { message };
+    let outcome: OpResult<Response> = match request {
+        Request::Status => Err(OpError::Failed("status is answered by a running server only".into())),
+        Request::ResetLink { email } => accounts::reset_link(store, &email, &context.public_url, context.reset_ttl)
+            .map(|found| Response::ResetLink { link: found.map(|(_, link)| link) })
+            .map_err(OpError::from),
+        Request::AdminCreate { username, password } => {
+            admins::create(admin, &username, &password).map(|()| done(format!("admin {username} created")))
+        }
+        Request::AdminList => admins::list(admin).map(|usernames| Response::Admins { usernames }),
+        Request::AdminPasswd { username, password } => admins::set_password(admin, &username, &password)
+            .map(|()| done(format!("password of admin {username} changed"))),
+        Request::AdminDelete { username } => {
+            admins::delete(admin, &username).map(|()| done(format!("admin {username} deleted")))
+        }
+        Request::UserList => accounts::list(admin).map(|users| Response::Users { users }),
+        Request::UserDelete { email } => accounts::delete_by_email(store, admin, &email)
+            .map(|user| done(format!("user {} deleted with their clients", user.email))),
+        Request::TemplateShow => {
+            admin.template().map(|template| Response::Template { template }).map_err(OpError::from)
+        }
+        Request::TemplateSet { field, value } => {
+            templates::set_field(admin, &field, &value).map(|template| Response::Template { template })
+        }
+        Request::TemplatePut { template } => {
+            templates::put(admin, &template).map(|template| Response::Template { template })
+        }
+        Request::TemplateReset => templates::reset(admin).map(|template| Response::Template { template }),
+        Request::Backup { path } => admin
+            .backup(std::path::Path::new(&path))
+            .map(|()| done(format!("backup written to {path}")))
+            .map_err(OpError::from),
+        Request::JobList => jobs::list(admin).map(|jobs| Response::Jobs { jobs }),
+        Request::JobRetry { client } => {
+            jobs::retry(admin, client).map(|_| done(format!("the job of client {client} is queued again")))
+        }
+        // Only a running server has jobs waiting; without one the next start looks anyway.
+        Request::ModelsChanged => Ok(done("no server is running; the next start uses the installed models".into())),
+    };
+    outcome.unwrap_or_else(|e| Response::Error { message: e.to_string() })
+}

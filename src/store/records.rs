@@ -1,0 +1,68 @@
+//! One record read or written inside the caller's write transaction: the
+//! pieces of the calls that change several tables at once (a recording and
+//! its job, a user and their sessions).
+
+use redb::{ReadableTable, WriteTransaction};
+
+use super::codec::{decode, encode};
+use super::tables::{CLIENTS, JOBS, USERS};
+use super::{StoreError, StoreResult, sessions};
+use crate::domain::client::ClientRecord;
+use crate::domain::ids::{ClientId, TokenHash, UserId};
+use crate::domain::job::JobRecord;
+use crate::domain::user::UserRecord;
+
+/// The client `id` if `owner` owns it; `NotFound` otherwise.
+pub(super) fn owned(tx: &WriteTransaction, owner: UserId, id: ClientId) -> StoreResult<ClientRecord> {
+    let found: Option<ClientRecord> = tx.open_table(CLIENTS)?.get(id.key())?.map(|v| decode(v.value())).transpose()?;
+    found.filter(|c| c.owner == owner).ok_or(StoreError::NotFound)
+}
+
+pub(super) fn put_client(tx: &WriteTransaction, client: &ClientRecord) -> StoreResult<()> {
+    tx.open_table(CLIENTS)?.insert(client.id.key(), encode(client)?.as_slice())?;
+    Ok(())
+}
+
+pub(super) fn get_user(tx: &WriteTransaction, id: UserId) -> StoreResult<UserRecord> {
+    let table = tx.open_table(USERS)?;
+    let found = table.get(id.key())?.map(|v| decode(v.value())).transpose()?;
+    found.ok_or(StoreError::NotFound)
+}
+
+pub(super) fn put_user(tx: &WriteTransaction, user: &UserRecord) -> StoreResult<()> {
+    tx.open_table(USERS)?.insert(user.id.key(), encode(user)?.as_slice())?;
+    Ok(())
+}
+
+/// Sets a new password hash and signs the user out everywhere but `keep`.
+pub(super) fn set_password_in(
+    tx: &WriteTransaction,
+    id: UserId,
+    password_hash: String,
+    keep: Option<&TokenHash>,
+) -> StoreResult<()> {
+    let mut user = get_user(tx, id)?;
+    user.password_hash = password_hash;
+    put_user(tx, &user)?;
+    sessions::revoke_user_sessions(tx, id, keep)
+}
+
+/// Queues a fresh job for a client's new recording, inside the transaction
+/// that attaches it, so a recording never lacks its job.
+pub(super) fn queue_job(tx: &WriteTransaction, client: &ClientRecord, now: i64) -> StoreResult<()> {
+    put_job(tx, &JobRecord::new(client.id, client.owner, now))
+}
+
+pub(super) fn remove_job(tx: &WriteTransaction, client: ClientId) -> StoreResult<()> {
+    tx.open_table(JOBS)?.remove(client.key())?;
+    Ok(())
+}
+
+pub(super) fn read_job(tx: &WriteTransaction, client: ClientId) -> StoreResult<Option<JobRecord>> {
+    tx.open_table(JOBS)?.get(client.key())?.map(|v| decode(v.value())).transpose()
+}
+
+pub(super) fn put_job(tx: &WriteTransaction, job: &JobRecord) -> StoreResult<()> {
+    tx.open_table(JOBS)?.insert(job.client.key(), encode(job)?.as_slice())?;
+    Ok(())
+}
