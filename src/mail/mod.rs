@@ -2,10 +2,12 @@
 //! folder, and a line in the `outbox` table for every attempt.
 
 pub mod render;
+mod sender;
 mod transport;
 
 use std::path::PathBuf;
 
+pub use sender::Sender;
 pub use transport::{Delivery, Mailer};
 
 use crate::domain::text::{has_control_chars, is_email};
