@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { formatClock, relativeTime, spokenDuration } from "../src/lib/format.ts";
+import { countOf, formatClock, relativeTime, spokenDuration } from "../src/lib/format.ts";
 
 describe("times on screen", () => {
   test("durations read mm:ss, minutes going on past the hour", () => {
@@ -16,6 +16,13 @@ describe("times on screen", () => {
     assert.equal(spokenDuration(1000), "1 second");
     assert.equal(spokenDuration(65_000), "1 minute 5 seconds");
     assert.equal(spokenDuration(120_000), "2 minutes");
+  });
+
+  test("counts say one client, and any other number of clients", () => {
+    assert.equal(countOf(1, "client"), "1 client");
+    assert.equal(countOf(0, "client"), "0 clients");
+    assert.equal(countOf(2, "user"), "2 users");
+    assert.equal(countOf(1000, "client"), "1000 clients");
   });
 
   test("relative times like '3 days ago'", () => {

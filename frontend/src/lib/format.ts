@@ -8,14 +8,18 @@ export function formatClock(ms: number): string {
   return `${String(minutes).padStart(2, "0")}:${String(seconds).padStart(2, "0")}`;
 }
 
+/** "1 client", "0 clients", "12 clients": a count with its noun in the right number. */
+export function countOf(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}
+
 /** A duration for screen readers: "1 minute 5 seconds". */
 export function spokenDuration(ms: number): string {
   const total = Math.max(0, Math.floor(ms / 1000));
   const minutes = Math.floor(total / 60);
   const seconds = total % 60;
-  const part = (n: number, unit: string) => `${n} ${unit}${n === 1 ? "" : "s"}`;
-  if (minutes === 0) return part(seconds, "second");
-  return seconds === 0 ? part(minutes, "minute") : `${part(minutes, "minute")} ${part(seconds, "second")}`;
+  if (minutes === 0) return countOf(seconds, "second");
+  return seconds === 0 ? countOf(minutes, "minute") : `${countOf(minutes, "minute")} ${countOf(seconds, "second")}`;
 }
 
 const SECOND = 1000;

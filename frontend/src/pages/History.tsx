@@ -7,7 +7,7 @@ import { UserIcon } from "../components/icons.tsx";
 import { Page } from "../components/Page.tsx";
 import { Spinner } from "../components/Spinner.tsx";
 import { cx } from "../lib/cx.ts";
-import { relativeTime } from "../lib/format.ts";
+import { countOf, relativeTime } from "../lib/format.ts";
 import { rowSummary } from "../lib/job.ts";
 import type { ClientRow } from "../lib/types.ts";
 import { invalidate, query } from "../stores/query.ts";
@@ -111,7 +111,7 @@ export default function History() {
       {data !== undefined && (
         <>
           <p className="sr-only" role="status">
-            {needle ? `${shown.length} of ${indexed.length} clients` : `${indexed.length} clients`}
+            {needle ? `${shown.length} of ${countOf(indexed.length, "client")}` : countOf(indexed.length, "client")}
           </p>
           {shown.length === 0 ? (
             <p className="history__empty">No clients found</p>
