@@ -38,4 +38,26 @@ describe("times on screen", () => {
     assert.equal(relativeTime(ago(400 * 86_400_000), now), "1 year ago");
     assert.equal(relativeTime("not a date", now), "");
   });
+
+  test("relative times read as the browser's own English formatter reads them", () => {
+    const now = Date.parse("2025-06-15T12:00:00Z");
+    const numeric = new Intl.RelativeTimeFormat("en", { numeric: "always" });
+    const cases = [
+      [-50_000, 1, "minute"],
+      [-44 * 60_000, 44, "minute"],
+      [-46 * 60_000, 1, "hour"],
+      [-21 * 3_600_000, 21, "hour"],
+      [-25 * 86_400_000, 25, "day"],
+      [-27 * 86_400_000, 1, "month"],
+      [-319 * 86_400_000, 10, "month"],
+      [-3 * 365 * 86_400_000, 3, "year"],
+      [2 * 3_600_000, 2, "hour"],
+      [90_000, 2, "minute"],
+    ];
+    for (const [ms, count, unit] of cases) {
+      const sign = ms < 0 ? -1 : 1;
+      assert.equal(relativeTime(now + ms, now), numeric.format(sign * count, unit), `${ms} ms`);
+    }
+    assert.equal(relativeTime(now + 30_000, now), new Intl.RelativeTimeFormat("en", { numeric: "auto" }).format(0, "second"));
+  });
 });
