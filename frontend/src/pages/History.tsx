@@ -11,10 +11,10 @@ import { countOf, relativeTime } from "../lib/format.ts";
 import { rowSummary } from "../lib/job.ts";
 import type { ClientRow } from "../lib/types.ts";
 import { invalidate, query } from "../stores/query.ts";
+import { LIST_PATH } from "./client/client-cache.ts";
 import { toast } from "../stores/toast.ts";
 import { ClientsHeader } from "./clients/ClientsHeader.tsx";
 
-export const LIST_PATH = "/api/clients";
 const LOAD_FAILED = "Failed to fetch clients";
 
 /** What a search looks through: name, email and company, in lower case. */
