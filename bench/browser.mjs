@@ -101,7 +101,6 @@ async function visit(browser, url, rate) {
     await page.goto(PATH);
     const fcpMs = await firstContentfulPaint(cdp);
     // The sign-in form itself, and the chunks it pulls in after it shows, belong to the first page.
-    // Not "networkidle": the session check leaves its 401 body unread, so it never finishes.
     await heading(page, "Welcome back").waitFor();
     await settled();
     const lcpMs = await largestContentfulPaint(cdp);

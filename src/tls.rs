@@ -110,7 +110,8 @@ impl LocalCa {
         };
         let Some(info) = CertInfo::parse(&cert_pem) else { return Ok(None) };
         let fresh = info.not_after - OffsetDateTime::now_utc() > RENEW_BEFORE;
-        if !fresh || !names.iter().all(|n| info.names.contains(n)) {
+        // Leaves issued before the key usage was corrected are issued anew.
+        if !fresh || info.key_encipherment || !names.iter().all(|n| info.names.contains(n)) {
             return Ok(None);
         }
         let ca_pem = fs::read_to_string(self.ca_cert_path())?;
@@ -124,7 +125,9 @@ fn leaf_params(names: &[String], not_after: OffsetDateTime) -> anyhow::Result<Ce
     dn.push(DnType::CommonName, names.first().cloned().unwrap_or_else(|| "localhost".into()));
     params.distinguished_name = dn;
     params.is_ca = IsCa::ExplicitNoCa;
-    params.key_usages = vec![KeyUsagePurpose::DigitalSignature, KeyUsagePurpose::KeyEncipherment];
+    // The key is ECDSA: it signs the handshake and can encipher nothing
+    // (Key Encipherment is for RSA key transport, and checkers flag it).
+    params.key_usages = vec![KeyUsagePurpose::DigitalSignature];
     params.extended_key_usages = vec![ExtendedKeyUsagePurpose::ServerAuth];
     params.use_authority_key_identifier_extension = true;
     params.not_before = OffsetDateTime::now_utc() - Duration::days(1);
@@ -137,6 +140,8 @@ pub struct CertInfo {
     pub not_after: OffsetDateTime,
     /// DNS names and IP addresses, as strings.
     pub names: Vec<String>,
+    /// Its key usage allows key encipherment.
+    pub key_encipherment: bool,
 }
 
 impl CertInfo {
@@ -162,7 +167,8 @@ impl CertInfo {
                 }
             }
         }
-        Some(Self { not_after, names })
+        let key_encipherment = matches!(cert.key_usage(), Ok(Some(usage)) if usage.value.key_encipherment());
+        Some(Self { not_after, names, key_encipherment })
     }
 }
 

@@ -76,6 +76,9 @@ const dialog = (page, name) => page.getByRole("dialog", { name });
 /** The card of the user or client with this id. */
 const card = (page, id) => panel(page).getByRole("listitem").filter({ has: page.getByText(`ID: ${id}`, { exact: true }) });
 
+/** The counter's words for `n`: "1 user", "2 users" (the app says it the same way). */
+const counted = (n, noun) => `${n} ${noun}${n === 1 ? "" : "s"}`;
+
 async function expectCounter(page, text) {
   await page.waitForFunction(
     (want) => document.querySelector(".admin-counter")?.textContent === want,
@@ -125,7 +128,7 @@ describe("admin screens", () => {
           assert.ok(users.length >= 2 && clients.length >= 1);
           await page.getByText(`Signed in as ${admin.username}`).waitFor();
           assert.equal(await tab(page, "Users").getAttribute("aria-selected"), "true");
-          await expectCounter(page, `${users.length} users`);
+          await expectCounter(page, counted(users.length, "user"));
           const ownerCard = card(page, owner.id);
           await ownerCard.waitFor();
           await ownerCard.getByText(owner.email).waitFor();
@@ -137,7 +140,7 @@ describe("admin screens", () => {
 
           // Clients: the seeded one, then Edit.
           await tab(page, "Clients").click();
-          await expectCounter(page, `${clients.length} clients`);
+          await expectCounter(page, counted(clients.length, "client"));
           const clientCard = card(page, client.id);
           await clientCard.getByRole("heading", { name: client.name }).waitFor();
           await clientCard.getByText("Added:").waitFor();
@@ -165,7 +168,7 @@ describe("admin screens", () => {
           await edit.waitFor({ state: "hidden" });
           await clientCard.getByText("Difference Engines").waitFor();
           await clientCard.getByText("555-987-6543").waitFor();
-          await expectCounter(page, `${clients.length} clients`);
+          await expectCounter(page, counted(clients.length, "client"));
 
           // Users: edit one, then delete the other with confirmation.
           await tab(page, "Users").click();
@@ -187,7 +190,7 @@ describe("admin screens", () => {
           await seeToast(page, "Success", "User deleted successfully");
           await confirm.waitFor({ state: "hidden" });
           await otherCard.waitFor({ state: "detached" });
-          await expectCounter(page, `${users.length - 1} users`);
+          await expectCounter(page, counted(users.length - 1, "user"));
           assert.equal(
             (await apiFromPage(page, "GET", "/api/admin/users")).body.some((u) => u.id === other.id),
             false,
@@ -339,7 +342,7 @@ describe("admin screens", () => {
       await panel(page).getByRole("button", { name: "Retry" }).click();
       await panel(page).getByRole("list", { name: "Users" }).waitFor();
       const users = (await apiFromPage(page, "GET", "/api/admin/users")).body;
-      await expectCounter(page, `${users.length} users`);
+      await expectCounter(page, counted(users.length, "user"));
 
       await tab(page, "Clients").click();
       await panel(page).getByText("Failed to load clients").waitFor();
@@ -390,12 +393,12 @@ describe("admin screens", () => {
         await clientCard.waitFor();
 
         const before = (await apiFromPage(page, "GET", "/api/admin/clients")).body.length;
-        await expectCounter(page, `${before} clients`);
+        await expectCounter(page, counted(before, "client"));
         await clientCard.getByRole("button", { name: `Delete ${client.name}` }).click();
         await confirm.getByRole("button", { name: "Delete" }).click();
         await seeToast(page, "Success", "Client deleted successfully");
         await clientCard.waitFor({ state: "detached" });
-        await expectCounter(page, `${before - 1} clients`);
+        await expectCounter(page, counted(before - 1, "client"));
         // Focus does not fall to the page's end with the removed card.
         assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("role")), "tab");
         await tab(page, "Email Template").click();
@@ -415,7 +418,7 @@ describe("admin screens", () => {
       await dialog(page, "Confirm Delete").getByRole("button", { name: "Delete" }).click();
       await seeToast(page, "Success", "User deleted successfully");
       await tab(page, "Clients").click();
-      await expectCounter(page, `${clients - 1} clients`);
+      await expectCounter(page, counted(clients - 1, "client"));
       assert.equal(await card(page, client.id).count(), 0);
     }));
 });

@@ -73,7 +73,7 @@ describe("app frame", () => {
     app.run(t, async (page) => {
       let release;
       const held = new Promise((resolve) => (release = resolve));
-      await page.route("**/api/auth/me", async (route) => {
+      await page.route("**/api/auth/session", async (route) => {
         await held;
         await route.continue();
       });
@@ -86,15 +86,21 @@ describe("app frame", () => {
       assert.equal(await spinner.count(), 0);
     }));
 
-  test("the session check bypasses the HTTP cache and sends credentials", (t) =>
+  test("the session check bypasses the HTTP cache, and nobody signed in is no console error", (t) =>
     app.run(t, async (page) => {
-      const seen = page.waitForRequest("**/api/auth/me");
+      const consoleErrors = [];
+      page.on("console", (msg) => {
+        if (msg.type() === "error") consoleErrors.push(msg.text());
+      });
+      const seen = page.waitForRequest("**/api/auth/session");
       await page.goto("/login");
       const req = await seen;
       assert.equal(req.method(), "GET");
       const res = await req.response();
-      assert.equal(res.status(), 401);
+      assert.equal(res.status(), 200);
+      assert.deepEqual(await res.json(), { user: null });
       await heading(page, "Welcome back").waitFor();
+      assert.deepEqual(consoleErrors, []);
       // fetch's cache: "no-store" sends no conditional headers and caches nothing.
       const headers = await req.allHeaders();
       assert.equal(headers["if-none-match"], undefined);

@@ -239,8 +239,12 @@ describe("recorder and save", () => {
       await row.getByText("Processing…").waitFor();
       await row.locator('img[loading="lazy"]').waitFor();
       await checkA11y(page);
+      // A new account with one client: screen readers hear "1 client", in the singular.
+      const count = page.locator(".history [role=status]");
+      assert.equal(await count.textContent(), "1 client");
       await page.getByPlaceholder("Search clients...").fill(client.company.toUpperCase());
       assert.equal(await page.locator(".client-row").count(), 1);
+      assert.equal(await count.textContent(), "1 of 1 client");
       await page.getByPlaceholder("Search clients...").fill("nobody-by-this-name");
       await page.getByText("No clients found").waitFor();
       await page.getByPlaceholder("Search clients...").fill(client.email.slice(0, 12));

@@ -56,7 +56,7 @@ export function reviewStates(world) {
       as: null,
       open: async (page) => {
         // A signed-in screen waits for the answer; a sign-in screen would not.
-        await heldRoute(page, "**/api/auth/me");
+        await heldRoute(page, "**/api/auth/session");
         await at(page, "/");
         await page.getByRole("status", { name: "Checking your session" }).waitFor();
       },

@@ -80,7 +80,7 @@ describe("signed in", () => {
 describe("before the session check answers", () => {
   test("a browser where nobody has signed in shows the sign-in form at once", (t) =>
     app.run(t, async (page) => {
-      await heldRoute(page, "**/api/auth/me");
+      await heldRoute(page, "**/api/auth/session");
       await page.goto("/login");
       await page.getByRole("heading", { level: 1, name: "Welcome back" }).waitFor();
       assert.equal(await page.getByRole("status", { name: "Checking your session" }).count(), 0);
@@ -93,7 +93,7 @@ describe("before the session check answers", () => {
       await page.evaluate(() =>
         localStorage.setItem("debrief.user", JSON.stringify({ id: 1, email: "kept@example.com", firstName: "Kept" })),
       );
-      await heldRoute(page, "**/api/auth/me");
+      await heldRoute(page, "**/api/auth/session");
       await page.reload();
       await page.getByRole("status", { name: "Checking your session" }).waitFor();
       assert.equal(await page.getByRole("heading", { name: "Welcome back" }).count(), 0);

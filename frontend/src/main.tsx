@@ -5,12 +5,23 @@ import { keepInstallPrompt } from "./lib/install-prompt.ts";
 import { registerServiceWorker } from "./lib/service-worker.ts";
 import { routes } from "./routes.tsx";
 import { $reachable, watchConnection } from "./stores/connection.ts";
-import { checkSession, watchSession } from "./stores/session.ts";
+import { query } from "./stores/query.ts";
+import { $session, checkSession, watchSession } from "./stores/session.ts";
 import "./styles/index.css";
 
-// Fetch the current screen's code while the session is being checked, not after.
-const current = routes.find((route) => matchPath(route.path, location.pathname));
+// Fetch the current screen's code while the session is being checked, not after,
+// and its data as soon as the check says someone is signed in.
+const landing = location.pathname;
+const current = routes.find((route) => matchPath(route.path, landing));
 void current?.page.preload();
+const stopWarming = $session.listen(({ status }) => {
+  if (status === "loading") return;
+  stopWarming();
+  const params = current && matchPath(current.path, landing);
+  if (status === "authenticated" && params && location.pathname === landing) {
+    for (const path of current.reads?.(params) ?? []) query(path).get();
+  }
+});
 
 watchSession();
 watchConnection();

@@ -1,11 +1,17 @@
 import type { Access } from "./lib/access.ts";
 import { lazyPage, type LazyPage } from "./lib/lazy-page.tsx";
+import { clientPath, LIST_PATH } from "./pages/client/client-cache.ts";
 
 export interface RouteDef {
   path: string;
   /** A function decides from the query string (e.g. a reset link that carries a token). */
   access: Access | ((query: URLSearchParams) => Access);
   page: LazyPage;
+  /**
+   * The reads the page shows first: on a cold load they are asked for as soon as the
+   * session check says who is signed in, while the page's code is still on its way.
+   */
+  reads?: (params: Record<string, string>) => string[];
 }
 
 // The route table of the product (spec section 2). Anything else is the not-found page.
@@ -19,8 +25,18 @@ export const routes: RouteDef[] = [
     page: lazyPage(() => import("./pages/ResetPassword.tsx")),
   },
   { path: "/", access: "signed-in", page: lazyPage(() => import("./pages/NewClient.tsx")) },
-  { path: "/history", access: "signed-in", page: lazyPage(() => import("./pages/History.tsx")) },
-  { path: "/client/:id", access: "signed-in", page: lazyPage(() => import("./pages/ClientDetail.tsx")) },
+  {
+    path: "/history",
+    access: "signed-in",
+    page: lazyPage(() => import("./pages/History.tsx")),
+    reads: () => [LIST_PATH],
+  },
+  {
+    path: "/client/:id",
+    access: "signed-in",
+    page: lazyPage(() => import("./pages/ClientDetail.tsx")),
+    reads: ({ id }) => [clientPath(id)],
+  },
   { path: "/profile", access: "signed-in", page: lazyPage(() => import("./pages/Profile.tsx")) },
   { path: "/admin/login", access: "public", page: lazyPage(() => import("./pages/AdminLogin.tsx")) },
   // Read on a phone before it can sign in: how to trust the server and install the app.

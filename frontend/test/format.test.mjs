@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { formatClock, relativeTime, spokenDuration } from "../src/lib/format.ts";
+import { countOf, formatClock, relativeTime, spokenDuration } from "../src/lib/format.ts";
 
 describe("times on screen", () => {
   test("durations read mm:ss, minutes going on past the hour", () => {
@@ -18,6 +18,13 @@ describe("times on screen", () => {
     assert.equal(spokenDuration(120_000), "2 minutes");
   });
 
+  test("counts say one client, and any other number of clients", () => {
+    assert.equal(countOf(1, "client"), "1 client");
+    assert.equal(countOf(0, "client"), "0 clients");
+    assert.equal(countOf(2, "user"), "2 users");
+    assert.equal(countOf(1000, "client"), "1000 clients");
+  });
+
   test("relative times like '3 days ago'", () => {
     const now = Date.parse("2025-06-15T12:00:00Z");
     const ago = (ms) => new Date(now - ms).toISOString();
@@ -30,5 +37,27 @@ describe("times on screen", () => {
     assert.equal(relativeTime(ago(45 * 86_400_000), now), "1 month ago");
     assert.equal(relativeTime(ago(400 * 86_400_000), now), "1 year ago");
     assert.equal(relativeTime("not a date", now), "");
+  });
+
+  test("relative times read as the browser's own English formatter reads them", () => {
+    const now = Date.parse("2025-06-15T12:00:00Z");
+    const numeric = new Intl.RelativeTimeFormat("en", { numeric: "always" });
+    const cases = [
+      [-50_000, 1, "minute"],
+      [-44 * 60_000, 44, "minute"],
+      [-46 * 60_000, 1, "hour"],
+      [-21 * 3_600_000, 21, "hour"],
+      [-25 * 86_400_000, 25, "day"],
+      [-27 * 86_400_000, 1, "month"],
+      [-319 * 86_400_000, 10, "month"],
+      [-3 * 365 * 86_400_000, 3, "year"],
+      [2 * 3_600_000, 2, "hour"],
+      [90_000, 2, "minute"],
+    ];
+    for (const [ms, count, unit] of cases) {
+      const sign = ms < 0 ? -1 : 1;
+      assert.equal(relativeTime(now + ms, now), numeric.format(sign * count, unit), `${ms} ms`);
+    }
+    assert.equal(relativeTime(now + 30_000, now), new Intl.RelativeTimeFormat("en", { numeric: "auto" }).format(0, "second"));
   });
 });

@@ -50,31 +50,31 @@ function fakeWindow() {
 }
 
 describe("session check", () => {
-  test("asks /api/auth/me past the HTTP cache, with credentials", async () => {
-    f.reply(200, user);
+  test("asks /api/auth/session past the HTTP cache, with credentials", async () => {
+    f.reply(200, { user });
     await checkSession();
     const { url, init } = f.calls[0];
-    assert.equal(url, "/api/auth/me");
+    assert.equal(url, "/api/auth/session");
     assert.equal(init.method, "GET");
     assert.equal(init.cache, "no-store");
     assert.equal(init.credentials, "same-origin");
     assert.deepEqual($session.get(), { status: "authenticated", user });
   });
 
-  test("401 means signed out", async () => {
-    f.reply(401, { message: "Not signed in" });
+  test("a user of null means signed out", async () => {
+    f.reply(200, { user: null });
     assert.equal($session.get().status, "loading");
     await checkSession();
     assert.deepEqual($session.get(), { status: "anonymous", user: null });
   });
 
   test("an answer stays fresh for 30 s", async () => {
-    f.reply(200, user);
+    f.reply(200, { user });
     await checkSession();
     clock += SESSION_FRESH_MS - 1;
     await checkSession();
     assert.equal(f.calls.length, 1);
-    f.reply(401, {});
+    f.reply(200, { user: null });
     clock += 1;
     await checkSession();
     assert.equal(f.calls.length, 2);
@@ -85,7 +85,7 @@ describe("session check", () => {
     const answer = f.defer();
     const a = checkSession();
     const b = checkSession(true);
-    answer(200, user);
+    answer(200, { user });
     await Promise.all([a, b]);
     assert.equal(f.calls.length, 1);
   });
@@ -100,7 +100,7 @@ describe("session check", () => {
   });
 
   test("a failed re-check keeps the signed-in user", async () => {
-    f.reply(200, user).fail(new TypeError("Failed to fetch"));
+    f.reply(200, { user }).fail(new TypeError("Failed to fetch"));
     await checkSession();
     clock += SESSION_FRESH_MS;
     await checkSession();
@@ -109,7 +109,7 @@ describe("session check", () => {
 
   test("focus re-checks only when the answer is stale", async () => {
     const win = fakeWindow();
-    f.reply(200, user);
+    f.reply(200, { user });
     const stop = watchSession(win);
     await new Promise((r) => setTimeout(r, 0));
     assert.equal(f.calls.length, 1);
@@ -119,14 +119,14 @@ describe("session check", () => {
     assert.equal(f.calls.length, 1, "fresh: no request on focus");
 
     clock += SESSION_FRESH_MS;
-    f.reply(401, {});
+    f.reply(200, { user: null });
     win.dispatchEvent(new Event("focus"));
     await new Promise((r) => setTimeout(r, 0));
     assert.equal(f.calls.length, 2);
     assert.equal($session.get().status, "anonymous");
 
     clock += SESSION_FRESH_MS;
-    f.reply(200, user);
+    f.reply(200, { user });
     win.document.dispatchEvent(new Event("visibilitychange"));
     await new Promise((r) => setTimeout(r, 0));
     assert.equal(f.calls.length, 3);
@@ -149,7 +149,7 @@ describe("session check", () => {
     const answer = f.defer();
     const pending = checkSession();
     setUser(user);
-    answer(401, {});
+    answer(200, { user: null });
     await pending;
     assert.equal($session.get().status, "authenticated");
   });
@@ -168,13 +168,13 @@ describe("session check", () => {
       await checkSession();
       assert.deepEqual($session.get(), { status: "authenticated", user }, "offline, still signed in");
 
-      f.reply(401, {});
+      f.reply(200, { user: null });
       await checkSession(true);
       assert.equal($session.get().status, "anonymous");
       resetSessionForTests();
       f.fail(new TypeError("Failed to fetch"));
       await checkSession();
-      assert.equal($session.get().status, "anonymous", "a 401 forgets the user");
+      assert.equal($session.get().status, "anonymous", "an answer of nobody forgets the user");
 
       setUser(user);
       clearSession();

@@ -5,10 +5,19 @@ use std::time::Duration;
 use crate::asr::{AsrChoice, Plan};
 use crate::control::{self, Request, Response};
 use crate::datadir::DataDir;
+use crate::mail::Sender;
 use crate::models::{Kind, ModelsDir, install_hint};
 use crate::store::Store;
 use crate::summarise::SummariserStatus;
 use crate::tls::{CertInfo, LocalCa};
+
+#[derive(Debug, clap::Args)]
+pub struct DoctorArgs {
+    /// The sender address to check when no server runs (a running server
+    /// reports its own) [default: debrief@HOST.local]
+    #[arg(long, env = "DEBRIEF_MAIL_FROM", value_name = "ADDRESS")]
+    mail_from: Option<String>,
+}
 
 struct Report {
     failed: bool,
@@ -32,6 +41,8 @@ enum State {
     Stopped,
     /// Works, but will not for long (disk space).
     Low,
+    /// Works here, but fails elsewhere (mail receivers).
+    Warning,
 }
 
 impl State {
@@ -43,11 +54,12 @@ impl State {
             State::Running => "running",
             State::Stopped => "stopped",
             State::Low => "low",
+            State::Warning => "warning",
         }
     }
 }
 
-pub fn run(data_dir: &DataDir, models: &ModelsDir) -> anyhow::Result<i32> {
+pub fn run(data_dir: &DataDir, models: &ModelsDir, args: &DoctorArgs) -> anyhow::Result<i32> {
     let mut report = Report { failed: false };
     match crate::ocr::tesseract_version() {
         Some(version) => report.line("ocr", State::Ok, version),
@@ -102,6 +114,7 @@ pub fn run(data_dir: &DataDir, models: &ModelsDir) -> anyhow::Result<i32> {
                 format!("schema {} (through the running server)", status.schema_version),
             );
             report.line("tls", State::Ok, status.tls);
+            check_sender(&mut report, &status.mail_from, status.mail_warning.as_deref());
         }
         Ok(Response::Error { message }) => report.line("server", State::Error, message),
         Ok(other) => report.line("server", State::Error, format!("unexpected answer: {other:?}")),
@@ -118,6 +131,8 @@ pub fn run(data_dir: &DataDir, models: &ModelsDir) -> anyhow::Result<i32> {
                 report.line("server", State::Stopped, "start it with `debrief serve`");
                 check_database(&mut report, data_dir);
                 check_local_ca(&mut report, data_dir);
+                let sender = Sender::new(args.mail_from.as_deref(), None);
+                check_sender(&mut report, &sender.address, sender.warning.as_deref());
             }
         },
     }
@@ -180,6 +195,14 @@ fn check_local_ca(report: &mut Report, data_dir: &DataDir) {
             State::Missing,
             "the local certificate authority is created by `debrief serve` (not needed with --http or --tls-cert)",
         ),
+    }
+}
+
+/// Whether mail from this sender can pass SPF and DMARC at its receivers.
+fn check_sender(report: &mut Report, address: &str, warning: Option<&str>) {
+    match warning {
+        Some(warning) => report.line("mail", State::Warning, warning),
+        None => report.line("mail", State::Ok, format!("sender {address}")),
     }
 }
 

@@ -50,7 +50,7 @@ enum Command {
     /// Serve the app (HTTPS on all interfaces by default).
     Serve(serve::ServeArgs),
     /// Report what works and what is missing, with the fix for each.
-    Doctor,
+    Doctor(doctor::DoctorArgs),
     /// Manage administrators.
     #[command(subcommand)]
     Admin(admin::AdminCommand),
@@ -116,7 +116,7 @@ pub fn run() -> i32 {
 fn run_command(command: Command, data_dir: DataDir, models: ModelsDir) -> anyhow::Result<i32> {
     match command {
         Command::Serve(args) => serve::run(data_dir, models, args),
-        Command::Doctor => doctor::run(&data_dir, &models),
+        Command::Doctor(args) => doctor::run(&data_dir, &models, &args),
         Command::Admin(command) => admin::run(&data_dir, command),
         Command::User(command) => user::run(&data_dir, command),
         Command::Template(command) => template::run(&data_dir, command),

@@ -106,4 +106,10 @@ pub struct ServerStatus {
     pub tls: String,
     pub schema_version: u64,
     pub uptime_secs: u64,
+    /// The sender of outgoing mail, and why receivers cannot check it
+    /// (empty from a server older than these fields).
+    #[serde(default)]
+    pub mail_from: String,
+    #[serde(default)]
+    pub mail_warning: Option<String>,
 }

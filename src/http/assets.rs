@@ -25,16 +25,15 @@ pub enum AssetSource {
 
 struct Asset {
     body: Cow<'static, [u8]>,
+    /// The content's hash, for the ETag.
     etag: Option<String>,
 }
 
 impl AssetSource {
     fn get(&self, path: &str) -> Option<Asset> {
         match self {
-            AssetSource::Embedded => Embedded::get(path).map(|file| Asset {
-                etag: Some(format!("\"{}\"", hex(&file.metadata.sha256_hash()[..12]))),
-                body: file.data,
-            }),
+            AssetSource::Embedded => Embedded::get(path)
+                .map(|file| Asset { etag: Some(hex(&file.metadata.sha256_hash()[..12])), body: file.data }),
             AssetSource::Dir(root) => {
                 let relative = Path::new(path);
                 if !relative.components().all(|c| matches!(c, Component::Normal(_))) {
@@ -95,8 +94,13 @@ pub async fn serve_app(req: &mut Request, depot: &mut Depot, res: &mut Response)
     if let Some(encoding) = encoding {
         headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static(encoding));
     }
-    if let Some(etag) = asset.etag.map(|tag| tag + encoding.unwrap_or("")) {
-        let matches = req.headers().get(header::IF_NONE_MATCH).and_then(|v| v.to_str().ok()) == Some(etag.as_str());
+    if let Some(etag) = asset.etag.map(|hash| entity_tag(&hash, encoding)) {
+        let matches = req
+            .headers()
+            .get_all(header::IF_NONE_MATCH)
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .any(|v| if_none_match(v, &etag));
         if let Ok(value) = HeaderValue::from_str(&etag) {
             res.headers_mut().insert(header::ETAG, value);
         }
@@ -106,6 +110,29 @@ pub async fn serve_app(req: &mut Request, depot: &mut Depot, res: &mut Response)
         }
     }
     res.write_body(asset.body.into_owned()).ok();
+}
+
+/// A strong entity tag: the hash of the file sent, so the brotli and the
+/// gzip copy of one file differ (inside the quotes, as RFC 9110 wants).
+fn entity_tag(hash: &str, encoding: Option<&str>) -> String {
+    match encoding {
+        Some(encoding) => format!("\"{hash}-{encoding}\""),
+        None => format!("\"{hash}\""),
+    }
+}
+
+/// Whether an `If-None-Match` value (a list, weak tags, or `*`) names `etag`.
+fn if_none_match(header: &str, etag: &str) -> bool {
+    header.split(',').map(str::trim).any(|tag| tag == "*" || tag.strip_prefix("W/").unwrap_or(tag) == etag)
+}
+
+/// `/robots.txt`: nothing here is for search engines (every page is
+/// behind a sign-in or a LAN address), and without this file crawlers
+/// were handed the app's HTML.
+#[handler]
+pub async fn robots(res: &mut Response) {
+    res.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("public, max-age=86400"));
+    res.render(Text::Plain("User-agent: *\nDisallow: /\n"));
 }
 
 fn accepts_encoding(header: &str, encoding: &str) -> bool {
@@ -138,6 +165,24 @@ mod tests {
         assert!(!accepts_encoding("gzip, br;q=0", "br"));
         assert!(!accepts_encoding("identity", "gzip"));
         assert!(!accepts_encoding("", "br"));
+    }
+
+    #[test]
+    fn entity_tags_keep_the_encoding_inside_the_quotes() {
+        assert_eq!(entity_tag("abc123", Some("br")), "\"abc123-br\"");
+        assert_eq!(entity_tag("abc123", Some("gzip")), "\"abc123-gzip\"");
+        assert_eq!(entity_tag("abc123", None), "\"abc123\"");
+    }
+
+    #[test]
+    fn if_none_match_reads_lists_weak_tags_and_the_star() {
+        let tag = "\"abc-br\"";
+        assert!(if_none_match("\"abc-br\"", tag));
+        assert!(if_none_match("\"x\", W/\"abc-br\"", tag));
+        assert!(if_none_match("*", tag));
+        assert!(!if_none_match("\"abc\"", tag));
+        assert!(!if_none_match("\"abc-gzip\"", tag));
+        assert!(!if_none_match("abc-br", tag));
     }
 
     #[test]

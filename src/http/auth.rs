@@ -23,6 +23,21 @@ pub async fn me(depot: &mut Depot) -> AppResult<Json<User>> {
     Ok(Json(User::from(&*session::signed_in(depot)?.user)))
 }
 
+/// `GET /api/auth/session`: `{"user": …}` with the signed-in user, or
+/// `{"user": null}`, always 200. The app's first-load check asks this,
+/// since browsers log every 401 as an error in the console, and nobody
+/// signed in is the expected answer there, not a failure.
+#[handler]
+pub async fn session_probe(depot: &mut Depot) -> Json<SessionProbe> {
+    let user = session::signed_in(depot).ok().map(|signed_in| User::from(&*signed_in.user));
+    Json(SessionProbe { user })
+}
+
+#[derive(Serialize)]
+pub struct SessionProbe {
+    user: Option<User>,
+}
+
 /// `POST /api/auth/signup`: creates the account; signing in is a separate step.
 #[handler]
 pub async fn signup(req: &mut Request, depot: &mut Depot, res: &mut Response) -> AppResult<Json<User>> {

@@ -46,22 +46,10 @@ pub async fn from_cookie(req: &Request, state: &AppState) -> AppResult<Option<(S
 }
 
 /// Lets the request through only with a live session, and slides its
-/// expiry forward (at most once an hour, to spare the disk).
+/// expiry forward.
 #[handler]
 pub async fn require_user(req: &mut Request, depot: &mut Depot, res: &mut Response, ctrl: &mut FlowCtrl) {
-    let outcome = async {
-        let state = state(depot)?;
-        let (signed_in, session) = from_cookie(req, state).await?.ok_or_else(not_signed_in)?;
-        let ttl = state.settings.session_ttl.as_millis() as i64;
-        let expire = now_ms() + ttl;
-        if expire - session.expire > Duration::from_secs(3600).as_millis() as i64 {
-            let token = signed_in.token;
-            state.store.run(move |s| s.extend_session(&token, expire)).await?;
-        }
-        AppResult::Ok(signed_in)
-    }
-    .await;
-    match outcome {
+    match live_session(req, depot).await.and_then(|found| found.ok_or_else(not_signed_in)) {
         Ok(signed_in) => {
             depot.insert_typed(signed_in);
         }
@@ -70,6 +58,37 @@ pub async fn require_user(req: &mut Request, depot: &mut Depot, res: &mut Respon
             ctrl.skip_rest();
         }
     }
+}
+
+/// Like [`require_user`], but lets a request without a session through
+/// too: [`signed_in`] then says nobody is.
+#[handler]
+pub async fn probe_user(req: &mut Request, depot: &mut Depot, res: &mut Response, ctrl: &mut FlowCtrl) {
+    match live_session(req, depot).await {
+        Ok(found) => {
+            if let Some(signed_in) = found {
+                depot.insert_typed(signed_in);
+            }
+        }
+        Err(e) => {
+            res.render(e);
+            ctrl.skip_rest();
+        }
+    }
+}
+
+/// The request's live session, its expiry slid forward (at most once an
+/// hour, to spare the disk).
+async fn live_session(req: &Request, depot: &Depot) -> AppResult<Option<SignedIn>> {
+    let state = state(depot)?;
+    let Some((signed_in, session)) = from_cookie(req, state).await? else { return Ok(None) };
+    let ttl = state.settings.session_ttl.as_millis() as i64;
+    let expire = now_ms() + ttl;
+    if expire - session.expire > Duration::from_secs(3600).as_millis() as i64 {
+        let token = signed_in.token;
+        state.store.run(move |s| s.extend_session(&token, expire)).await?;
+    }
+    Ok(Some(signed_in))
 }
 
 pub fn not_signed_in() -> AppError {

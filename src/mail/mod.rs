@@ -2,10 +2,12 @@
 //! folder. `ops::mail` records every attempt in the database.
 
 pub mod render;
+mod sender;
 mod transport;
 
 use std::path::PathBuf;
 
+pub use sender::Sender;
 pub use transport::{Delivery, Letter, Mailer};
 
 use crate::domain::text::{has_control_chars, is_email};

@@ -3,7 +3,7 @@ use std::path::PathBuf;
 use lettre::message::{Mailbox, MultiPart, SinglePart, header::ContentType};
 use lettre::{AsyncFileTransport, AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 
-use super::{MailError, Outgoing, Recipient};
+use super::{MailError, Outgoing, Recipient, Sender};
 
 enum Transport {
     Smtp(AsyncSmtpTransport<Tokio1Executor>),
@@ -24,13 +24,13 @@ pub struct Letter(Message);
 #[derive(Clone)]
 pub struct Mailer {
     transport: std::sync::Arc<Transport>,
-    from_address: String,
+    sender: std::sync::Arc<Sender>,
 }
 
 impl Mailer {
-    pub fn new(smtp_url: Option<&str>, from_address: String, outbox: PathBuf) -> anyhow::Result<Self> {
-        if !crate::domain::text::is_email(&from_address) {
-            anyhow::bail!("--mail-from '{from_address}' is not an email address");
+    pub fn new(smtp_url: Option<&str>, sender: Sender, outbox: PathBuf) -> anyhow::Result<Self> {
+        if !crate::domain::text::is_email(&sender.address) {
+            anyhow::bail!("--mail-from '{}' is not an email address", sender.address);
         }
         let transport = match smtp_url {
             Some(url) => Transport::Smtp(
@@ -43,7 +43,11 @@ impl Mailer {
                 Transport::Outbox(AsyncFileTransport::new(&outbox), outbox)
             }
         };
-        Ok(Self { transport: std::sync::Arc::new(transport), from_address })
+        Ok(Self { transport: std::sync::Arc::new(transport), sender: std::sync::Arc::new(sender) })
+    }
+
+    pub fn sender(&self) -> &Sender {
+        &self.sender
     }
 
     pub fn describe(&self) -> String {
@@ -79,10 +83,17 @@ impl Mailer {
     }
 
     fn build(&self, mail: &Outgoing) -> Result<Message, MailError> {
-        let from =
-            mailbox(&Recipient { name: Some(mail.from_name.clone()), email: self.from_address.clone() }, "the sender")?;
-        let mut builder =
-            Message::builder().from(from).to(mailbox(&mail.to, "the recipient")?).subject(mail.subject.clone());
+        let from = mailbox(
+            &Recipient { name: Some(mail.from_name.clone()), email: self.sender.address.clone() },
+            "the sender",
+        )?;
+        // lettre adds the Date header itself; a Message-ID only when asked,
+        // and then on the machine's host name, which receivers cannot check.
+        let mut builder = Message::builder()
+            .from(from)
+            .to(mailbox(&mail.to, "the recipient")?)
+            .subject(mail.subject.clone())
+            .message_id(Some(self.sender.message_id()));
         if let Some(reply_to) = &mail.reply_to {
             builder = builder.reply_to(mailbox(reply_to, "the reply-to address")?);
         }

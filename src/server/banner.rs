@@ -5,8 +5,9 @@ use std::io::Write;
 
 use crate::datadir::DataDir;
 use crate::lan::{Urls, qr_for_terminal};
+use crate::mail::Mailer;
 
-pub(super) fn print(urls: &Urls, tls: &str, mail: &str, data_dir: &DataDir, has_admin: bool) {
+pub(super) fn print(urls: &Urls, tls: &str, mail: &Mailer, data_dir: &DataDir, has_admin: bool) {
     let mut out = String::new();
     out.push_str(&format!("Debrief {} is serving\n", env!("CARGO_PKG_VERSION")));
     out.push_str(&format!("  on this machine:  {}\n", urls.local));
@@ -14,7 +15,10 @@ pub(super) fn print(urls: &Urls, tls: &str, mail: &str, data_dir: &DataDir, has_
         out.push_str(&format!("  on the LAN:       {url}\n"));
     }
     out.push_str(&format!("  TLS:              {tls}\n"));
-    out.push_str(&format!("  email:            {mail}\n"));
+    out.push_str(&format!("  email:            {}, from {}\n", mail.describe(), mail.sender().address));
+    if let Some(warning) = &mail.sender().warning {
+        out.push_str(&format!("  warning:          {warning}\n"));
+    }
     out.push_str(&format!("  data:             {}\n", data_dir.root().display()));
     if let Some(phone_url) = urls.for_phones() {
         if let Some(qr) = qr_for_terminal(phone_url) {

@@ -8,6 +8,7 @@ use crate::control::Context;
 use crate::control::{ControlHandler, Request, Response, ServerStatus};
 use crate::jobs::Jobs;
 use crate::lan::Urls;
+use crate::mail::Sender;
 use crate::store::Store;
 
 pub(super) struct ControlSource {
@@ -17,11 +18,12 @@ pub(super) struct ControlSource {
     url: String,
     lan_urls: Vec<String>,
     tls: String,
+    sender: Sender,
     started: Instant,
 }
 
 impl ControlSource {
-    pub(super) fn new(store: Store, jobs: Jobs, urls: &Urls, tls: String, context: Context) -> Self {
+    pub(super) fn new(store: Store, jobs: Jobs, urls: &Urls, tls: String, sender: Sender, context: Context) -> Self {
         Self {
             store,
             jobs,
@@ -29,6 +31,7 @@ impl ControlSource {
             url: urls.local.clone(),
             lan_urls: urls.lan.clone(),
             tls,
+            sender,
             started: Instant::now(),
         }
     }
@@ -46,6 +49,8 @@ impl ControlHandler for ControlSource {
                     tls: self.tls.clone(),
                     schema_version,
                     uptime_secs: self.started.elapsed().as_secs(),
+                    mail_from: self.sender.address.clone(),
+                    mail_warning: self.sender.warning.clone(),
                 }),
                 Err(e) => Response::Error { message: e.to_string() },
             };

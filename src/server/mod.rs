@@ -5,13 +5,13 @@ mod banner;
 mod control;
 mod housekeeping;
 mod shutdown;
+mod tls_config;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use anyhow::Context;
-use salvo::conn::rustls::{Keycert, RustlsConfig};
 use salvo::conn::{Acceptor, TcpListener};
 use salvo::prelude::*;
 
@@ -73,7 +73,7 @@ pub async fn run(options: ServeOptions) -> anyhow::Result<()> {
     let bind_error = |e: salvo::Error| anyhow::anyhow!("cannot listen on {}: {e}", options.bind);
     let (bound, acceptor) = match cert {
         Some(ServerCert { chain_pem, key_pem, .. }) => {
-            let config = RustlsConfig::new(Keycert::new().cert(chain_pem).key(key_pem));
+            let config = tls_config::ServerOrdered::new(chain_pem, key_pem);
             let acceptor = listener.rustls(config).try_bind().await.map_err(bind_error)?;
             no_delay(acceptor.inner().inner())?;
             (local_addr(&acceptor)?, Bound::Tls(acceptor))
@@ -91,13 +91,16 @@ pub async fn run(options: ServeOptions) -> anyhow::Result<()> {
     let public_url = phone_url.clone().unwrap_or_else(|| urls.local.clone());
     let mut origins: Vec<String> = urls.lan.iter().chain([&urls.local, &public_url]).map(|u| origin_of(u)).collect();
     origins.dedup();
-    let from = settings.mail_from.clone().unwrap_or_else(|| format!("debrief@{}.local", crate::lan::host_name()));
+    let sender = crate::mail::Sender::new(settings.mail_from.as_deref(), Some(&public_url));
+    if let Some(warning) = &sender.warning {
+        tracing::warn!("{warning}");
+    }
     let engines =
         crate::jobs::EngineChoice { models: options.models, asr: settings.asr, summariser: settings.summariser };
     let jobs_store = store.clone();
     let workers = usize::from(settings.workers);
     let (jobs, workers) = tokio::task::spawn_blocking(move || Jobs::start(jobs_store, engines, workers)).await??;
-    let mailer = Mailer::new(settings.smtp_url.as_deref(), from, crate::mail::outbox_dir(data_dir.root()))?;
+    let mailer = Mailer::new(settings.smtp_url.as_deref(), sender, crate::mail::outbox_dir(data_dir.root()))?;
     let state = AppState {
         store: store.clone(),
         passwords: Passwords::new(settings.hash_concurrency),
@@ -118,7 +121,14 @@ pub async fn run(options: ServeOptions) -> anyhow::Result<()> {
         settings: Arc::new(settings),
     };
     let context = crate::control::Context { public_url: state.public_url.clone(), reset_ttl: state.settings.reset_ttl };
-    let control = control::ControlSource::new(store.clone(), jobs.clone(), &urls, tls_label.clone(), context);
+    let control = control::ControlSource::new(
+        store.clone(),
+        jobs.clone(),
+        &urls,
+        tls_label.clone(),
+        mailer.sender().clone(),
+        context,
+    );
     let housekeeping = housekeeping::start(state.clone(), crate::mail::outbox_dir(data_dir.root()));
     let service = crate::http::service(state, options.assets, options.bench_peers);
     let server = match acceptor {
@@ -130,7 +140,7 @@ pub async fn run(options: ServeOptions) -> anyhow::Result<()> {
     let control_task = crate::control::serve(&data_dir.control_socket(), control)?;
 
     let has_admin = store.run(|s| s.has_admin()).await?;
-    banner::print(&urls, &tls_label, &mailer.describe(), &data_dir, has_admin);
+    banner::print(&urls, &tls_label, &mailer, &data_dir, has_admin);
     let outcome = server.await;
     control_task.abort();
     housekeeping.abort();

@@ -12,7 +12,7 @@ const SUMMARY: &str = "We reviewed the Q3 roadmap and agreed on a pilot <script>
 const STEPS: &str = "Ana sends the pilot quote by Friday\nJane books a demo with the CTO";
 
 /// A client of `user` with a summary and next steps; returns its id.
-fn client_with_summary(user: &mut Browser) -> u64 {
+pub fn client_with_summary(user: &mut Browser) -> u64 {
     let created = user.post("/api/clients", json!({"clientData": {"name": "Jane Doe", "email": "jane@client.example", "phone": "+1 555 123 4567", "company": "Globex"}}));
     let id = created.body["id"].as_u64().unwrap();
     let patched = user.call(

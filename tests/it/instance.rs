@@ -1,6 +1,6 @@
 //! One server per data directory, the CLI beside it, and a clean stop.
 
-use crate::harness::{cli, client, spawn_app, spawn_with, text};
+use crate::harness::{cli, client, spawn_app, spawn_app_with, spawn_with, text};
 
 #[test]
 fn a_second_server_on_the_same_data_dir_refuses_and_names_the_first() {
@@ -47,6 +47,44 @@ fn doctor_reports_through_the_control_socket_while_the_server_runs() {
     assert!(report.contains(&format!("pid {}", app.pid())), "{report}");
     assert!(report.contains("through the running server"), "{report}");
     assert!(report.lines().any(|l| l.starts_with("disk") && l.contains("MB free")), "{report}");
+}
+
+/// Doctor's `mail` line.
+fn mail_line(report: &str) -> &str {
+    report.lines().find(|l| l.starts_with("mail ")).unwrap_or_else(|| panic!("no mail line in:\n{report}"))
+}
+
+#[test]
+fn a_sender_receivers_cannot_check_is_warned_about_at_start_and_by_doctor() {
+    let app = spawn_app();
+    let banner = app.printed();
+    assert!(
+        banner
+            .lines()
+            .any(|l| l.trim_start().starts_with("warning:") && l.contains("no --mail-from") && l.contains("SPF")),
+        "{banner}"
+    );
+    let report = text(&cli(&app.data_dir, &["doctor"]).stdout);
+    let line = mail_line(&report);
+    assert!(line.contains("warning") && line.contains("set --mail-from"), "{line}");
+
+    let public = spawn_app_with(&["--mail-from", "debrief@example.com"]);
+    assert!(!public.printed().contains("warning:"), "{}", public.printed());
+    let report = text(&cli(&public.data_dir, &["doctor"]).stdout);
+    assert_eq!(
+        mail_line(&report).split_whitespace().collect::<Vec<_>>(),
+        ["mail", "ok", "sender", "debrief@example.com"]
+    );
+}
+
+#[test]
+fn without_a_server_doctor_checks_the_sender_it_is_given() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = text(&cli(dir.path(), &["doctor", "--mail-from", "debrief@nas.lan"]).stdout);
+    let line = mail_line(&report);
+    assert!(line.contains("warning") && line.contains("nas.lan is not a public domain"), "{line}");
+    let report = text(&cli(dir.path(), &["doctor", "--mail-from", "debrief@example.com"]).stdout);
+    assert!(mail_line(&report).contains("ok"), "{report}");
 }
 
 #[test]

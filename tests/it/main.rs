@@ -23,6 +23,7 @@ mod probe;
 mod reset;
 mod serving;
 mod sign_in;
+mod spam;
 mod summarise;
 mod tls;
 mod vosk;

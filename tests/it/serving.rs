@@ -55,6 +55,36 @@ fn a_visitor_without_a_session_is_told_401_by_the_session_check() {
 }
 
 #[test]
+fn the_session_probe_answers_200_with_no_user_to_a_visitor_and_the_user_once_signed_in() {
+    let app = spawn_app();
+    let mut res = client().get(format!("{}/api/auth/session", app.url)).call().unwrap();
+    assert_eq!(res.status(), 200);
+    assert_eq!(header(&res, "cache-control"), "no-store");
+    assert_eq!(res.body_mut().read_json::<serde_json::Value>().unwrap(), serde_json::json!({"user": null}));
+
+    let mut ana = crate::browser::signed_in_user(&app.url, "probe@example.com", "correct horse");
+    let probe = ana.get("/api/auth/session");
+    assert_eq!(probe.status, 200);
+    assert_eq!(probe.body["user"], ana.get("/api/auth/me").body, "the same user as GET /api/auth/me");
+    assert_eq!(probe.body["user"]["email"], "probe@example.com");
+
+    let ended = ana.cookie.clone();
+    assert_eq!(ana.post("/api/auth/logout", serde_json::json!({})).status, 200);
+    let after = crate::browser::Browser::new(&app.url).with_cookie(ended).get("/api/auth/session");
+    assert_eq!((after.status, after.body), (200, serde_json::json!({"user": null})));
+}
+
+#[test]
+fn robots_are_told_to_keep_out() {
+    let app = spawn_app();
+    let mut res = client().get(format!("{}/robots.txt", app.url)).call().unwrap();
+    assert_eq!(res.status(), 200);
+    assert!(header(&res, "content-type").starts_with("text/plain"));
+    let body = res.body_mut().read_to_string().unwrap();
+    assert_eq!(body.lines().collect::<Vec<_>>(), ["User-agent: *", "Disallow: /"]);
+}
+
+#[test]
 fn hashed_assets_are_precompressed_typed_and_cached_for_a_year() {
     let app = spawn_app();
     let html = client().get(format!("{}/", app.url)).call().unwrap().body_mut().read_to_string().unwrap();
@@ -83,16 +113,24 @@ fn hashed_assets_are_precompressed_typed_and_cached_for_a_year() {
 #[test]
 fn an_unchanged_page_is_answered_304_on_revalidation() {
     let app = spawn_app();
-    let first = client().get(format!("{}/", app.url)).header("Accept-Encoding", "br").call().unwrap();
-    let etag = header(&first, "etag");
-    assert!(!etag.is_empty());
-    let second = client()
-        .get(format!("{}/", app.url))
-        .header("Accept-Encoding", "br")
-        .header("If-None-Match", &etag)
-        .call()
-        .unwrap();
-    assert_eq!(second.status(), 304);
+    let get = |encoding: &str, tag: Option<&str>| {
+        let mut req = client().get(format!("{}/", app.url)).header("Accept-Encoding", encoding);
+        if let Some(tag) = tag {
+            req = req.header("If-None-Match", tag);
+        }
+        req.call().unwrap()
+    };
+    let tags: Vec<String> = ["br", "gzip", "identity"].iter().map(|e| header(&get(e, None), "etag")).collect();
+    for tag in &tags {
+        // A strong tag: one quoted string, the encoding inside the quotes.
+        let inner = tag.strip_prefix('"').and_then(|t| t.strip_suffix('"')).unwrap_or_else(|| panic!("{tag}"));
+        assert!(!inner.is_empty() && !inner.contains('"'), "{tag}");
+    }
+    assert!(tags[0] != tags[1] && tags[1] != tags[2] && tags[0] != tags[2], "{tags:?}");
+
+    assert_eq!(get("br", Some(&tags[0])).status(), 304);
+    assert_eq!(get("gzip", Some(&format!("W/{}", tags[1]))).status(), 304);
+    assert_eq!(get("gzip", Some(&tags[0])).status(), 200, "the brotli copy's tag is not the gzip copy's");
 }
 
 #[test]

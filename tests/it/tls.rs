@@ -59,6 +59,71 @@ fn the_server_certificate_is_one_ios_accepts() {
 }
 
 #[test]
+fn the_ec_server_certificate_is_for_signatures_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let _app = spawn_with(dir.path(), &[]).unwrap();
+    let pem = std::fs::read(dir.path().join("tls/server.pem")).unwrap();
+    let (_, pem) = parse_x509_pem(&pem).unwrap();
+    let cert = pem.parse_x509().unwrap();
+    assert!(matches!(cert.public_key().parsed(), Ok(x509_parser::public_key::PublicKey::EC(_))), "an EC key");
+    let usage = cert.key_usage().unwrap().expect("a key usage").value;
+    assert!(usage.digital_signature());
+    assert!(!usage.key_encipherment(), "an EC key enciphers nothing: {usage}");
+}
+
+#[test]
+fn a_server_certificate_issued_with_key_encipherment_is_issued_anew() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut first = spawn_with(dir.path(), &[]).unwrap();
+    assert!(first.terminate().success());
+    let tls = dir.path().join("tls");
+    let leaf = std::fs::read_to_string(tls.join("server.pem")).unwrap();
+    let names = debrief::tls::CertInfo::parse(&leaf).expect("the server certificate").names;
+    // The same names from the same authority, with the key usage leaves had before.
+    let ca_key = rcgen::KeyPair::from_pem(&std::fs::read_to_string(tls.join("ca.key")).unwrap()).unwrap();
+    let issuer =
+        rcgen::Issuer::from_ca_cert_pem(&std::fs::read_to_string(tls.join("ca.pem")).unwrap(), ca_key).unwrap();
+    let key = rcgen::KeyPair::generate().unwrap();
+    let mut params = rcgen::CertificateParams::new(names).unwrap();
+    params.key_usages = vec![rcgen::KeyUsagePurpose::DigitalSignature, rcgen::KeyUsagePurpose::KeyEncipherment];
+    params.not_after = ::time::OffsetDateTime::now_utc() + ::time::Duration::days(300);
+    std::fs::write(tls.join("server.pem"), params.signed_by(&key, &issuer).unwrap().pem()).unwrap();
+    std::fs::write(tls.join("server.key"), key.serialize_pem()).unwrap();
+
+    let _app = spawn_with(dir.path(), &[]).unwrap();
+    let renewed = std::fs::read(tls.join("server.pem")).unwrap();
+    let (_, pem) = parse_x509_pem(&renewed).unwrap();
+    let cert = pem.parse_x509().unwrap();
+    let usage = cert.key_usage().unwrap().expect("a key usage").value;
+    assert!(usage.digital_signature() && !usage.key_encipherment(), "{usage}");
+}
+
+/// The suite `openssl s_client` agrees with the server on, offering `ciphers`
+/// in this order of preference.
+fn negotiated(url: &str, version: &str, ciphers: &str) -> String {
+    let address = url.trim_start_matches("https://");
+    let option = if version == "-tls1_3" { "-ciphersuites" } else { "-cipher" };
+    let out = std::process::Command::new("openssl")
+        .args(["s_client", "-connect", address, version, option, ciphers])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run openssl ({e}); scripts/install-system-packages installs it"));
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let line = text.lines().find(|l| l.contains(", Cipher is ")).unwrap_or_else(|| panic!("no handshake:\n{text}"));
+    line.rsplit(' ').next().unwrap().to_owned()
+}
+
+#[test]
+fn the_server_chooses_the_cipher_suite_not_the_client() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = spawn_with(dir.path(), &[]).unwrap();
+    let weakest_first = "TLS_CHACHA20_POLY1305_SHA256:TLS_AES_128_GCM_SHA256:TLS_AES_256_GCM_SHA384";
+    assert_eq!(negotiated(&app.url, "-tls1_3", weakest_first), "TLS_AES_256_GCM_SHA384");
+    let weakest_first = "ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-ECDSA-AES256-GCM-SHA384";
+    assert_eq!(negotiated(&app.url, "-tls1_2", weakest_first), "ECDHE-ECDSA-AES256-GCM-SHA384");
+}
+
+#[test]
 fn the_authority_is_offered_for_download_without_its_key() {
     let dir = tempfile::tempdir().unwrap();
     let app = spawn_with(dir.path(), &[]).unwrap();

@@ -83,9 +83,11 @@ export async function request<T>(
   }
   noteAnswer(res.status);
 
+  // Read whatever the answer, a 401 too: a body left unread keeps the request open
+  // until the connection closes, and the page never settles.
+  const text = await res.text();
   if (res.status === 401 && options.allow401) return null as T;
 
-  const text = await res.text();
   const parsed = parseBody(text, res.headers.get("Content-Type"));
   if (!res.ok) throw new ApiError(res.status, res.statusText, text, parsed);
   return parsed as T;

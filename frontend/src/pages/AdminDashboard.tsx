@@ -6,6 +6,7 @@ import { ConfirmDialog } from "../components/ConfirmDialog.tsx";
 import { Page } from "../components/Page.tsx";
 import { Tabs } from "../components/Tabs.tsx";
 import { api } from "../lib/api.ts";
+import { countOf } from "../lib/format.ts";
 import { isAdminSessionLost, setAdminFlag } from "../stores/admin.ts";
 import { toast } from "../stores/toast.ts";
 import { ClientsPanel } from "./admin/ClientsPanel.tsx";
@@ -116,7 +117,11 @@ export default function AdminDashboard() {
   }, [refocus]);
 
   const counter =
-    tab === "users" ? `${state.users.length} users` : tab === "clients" ? `${state.clients.length} clients` : "Email Configuration";
+    tab === "users"
+      ? countOf(state.users.length, "user")
+      : tab === "clients"
+        ? countOf(state.clients.length, "client")
+        : "Email Configuration";
 
   return (
     <Page title="Admin Dashboard" ownHeading className="admin-page">

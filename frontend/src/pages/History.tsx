@@ -7,14 +7,14 @@ import { UserIcon } from "../components/icons.tsx";
 import { Page } from "../components/Page.tsx";
 import { Spinner } from "../components/Spinner.tsx";
 import { cx } from "../lib/cx.ts";
-import { relativeTime } from "../lib/format.ts";
+import { countOf, relativeTime } from "../lib/format.ts";
 import { rowSummary } from "../lib/job.ts";
 import type { ClientRow } from "../lib/types.ts";
 import { invalidate, query } from "../stores/query.ts";
+import { LIST_PATH } from "./client/client-cache.ts";
 import { toast } from "../stores/toast.ts";
 import { ClientsHeader } from "./clients/ClientsHeader.tsx";
 
-export const LIST_PATH = "/api/clients";
 const LOAD_FAILED = "Failed to fetch clients";
 
 /** What a search looks through: name, email and company, in lower case. */
@@ -111,7 +111,7 @@ export default function History() {
       {data !== undefined && (
         <>
           <p className="sr-only" role="status">
-            {needle ? `${shown.length} of ${indexed.length} clients` : `${indexed.length} clients`}
+            {needle ? `${shown.length} of ${countOf(indexed.length, "client")}` : countOf(indexed.length, "client")}
           </p>
           {shown.length === 0 ? (
             <p className="history__empty">No clients found</p>

@@ -3,8 +3,10 @@ import { api } from "../lib/api.ts";
 import type { User } from "../lib/types.ts";
 import { clearQueries } from "./query.ts";
 
-// The session check: GET /api/auth/me, never from the HTTP cache, fresh for 30 s,
-// checked again when the window regains focus after that, and never retried.
+// The session check: GET /api/auth/session, never from the HTTP cache, fresh for 30 s,
+// checked again when the window regains focus after that, and never retried. It answers
+// 200 with `{ user: null }` to a visitor nobody signed in, where the spec's
+// GET /api/auth/me answers 401, which browsers log as an error on every first visit.
 //
 // The signed-in user is also kept in the browser's storage (the product's
 // "logged-in flag and user record"), so that an app opened while the server is
@@ -17,6 +19,11 @@ export type Session =
   | { status: "anonymous"; user: null };
 
 export const SESSION_FRESH_MS = 30_000;
+
+/** What `GET /api/auth/session` answers. */
+interface SessionProbe {
+  user: User | null;
+}
 
 export const $session = atom<Session>({ status: "loading", user: null });
 
@@ -58,9 +65,9 @@ export function checkSession(force = false): Promise<void> {
   if (!force && now() - checkedAt < SESSION_FRESH_MS) return Promise.resolve();
   const started = epoch;
   inFlight = api
-    .get<User | null>("/api/auth/me", { allow401: true, cache: "no-store" })
+    .get<SessionProbe>("/api/auth/session", { cache: "no-store" })
     .then(
-      (user) => {
+      ({ user }) => {
         if (started !== epoch) return;
         checkedAt = now();
         remember(user);
