@@ -6,7 +6,8 @@ use std::io::Write;
 use crate::datadir::DataDir;
 use crate::lan::{Urls, qr_for_terminal};
 
-pub(super) fn print(urls: &Urls, tls: &str, mail: &str, data_dir: &DataDir, has_admin: bool) {
+/// `speech_fix`: the command that installs a speech model, when none is.
+pub(super) fn print(urls: &Urls, tls: &str, mail: &str, data_dir: &DataDir, has_admin: bool, speech_fix: Option<&str>) {
     let mut out = String::new();
     out.push_str(&format!("Debrief {} is serving\n", env!("CARGO_PKG_VERSION")));
     out.push_str(&format!("  on this machine:  {}\n", urls.local));
@@ -30,6 +31,11 @@ pub(super) fn print(urls: &Urls, tls: &str, mail: &str, data_dir: &DataDir, has_
         out.push_str(&format!(
             "No administrator yet: create one with `debrief admin create --username NAME --data-dir {}`\n",
             data_dir.root().display()
+        ));
+    }
+    if let Some(command) = speech_fix {
+        out.push_str(&format!(
+            "No speech model yet: recordings wait until one is installed. Install what suits this machine with `{command}`\n"
         ));
     }
     out.push_str(&format!("ready: {}\n", urls.local));
