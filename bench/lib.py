@@ -28,6 +28,9 @@ class Row:
     values: dict = field(default_factory=dict)
     # Requests that failed while measuring: any fails even a quick pass.
     errors: int = 0
+    # A quality figure (recall, accuracy, ROUGE) does not vary from run to
+    # run or with the machine's load, so its budget holds in a quick pass too.
+    quality: bool = False
 
 
 def median(xs):
