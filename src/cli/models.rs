@@ -131,7 +131,7 @@ fn install_all(models: &ModelsDir, catalog: &Catalog, args: InstallArgs) -> anyh
     let downloader = Downloader::new(args.download_cache);
     for entry in entries {
         let name = &entry.name;
-        match install::install_entry(models, entry, args.force, &downloader)? {
+        match install::install(models, entry, args.force, &downloader)? {
             Outcome::Now(path) => println!("installed {name} into {}", path.display()),
             Outcome::Already(path) => {
                 println!("{name} is installed already in {} (--force installs it again)", path.display())

@@ -18,6 +18,7 @@ use std::time::Duration;
 
 use anyhow::{Context, bail};
 use sha2::{Digest, Sha256};
+use ureq::tls::{Certificate, PemItem, RootCerts, TlsConfig, parse_pem};
 
 use super::catalog::RemoteFile;
 use crate::progress::Progress;
@@ -80,14 +81,39 @@ fn keep(done: &Path, cached: &Path) {
 
 /// An HTTP client for downloads: statuses are handled here, a read that
 /// stalls for a minute fails (and leaves a resumable part file).
-fn agent() -> ureq::Agent {
+pub fn agent() -> ureq::Agent {
     ureq::Agent::config_builder()
         .http_status_as_error(false)
         .timeout_connect(Some(Duration::from_secs(30)))
         .timeout_per_read(Some(Duration::from_secs(60)))
         .user_agent(concat!("debrief/", env!("CARGO_PKG_VERSION")))
+        .tls_config(TlsConfig::builder().root_certs(root_certs()).build())
         .build()
         .new_agent()
+}
+
+/// Where Linux distributions keep the bundle of trusted certificates.
+const SYSTEM_BUNDLES: [&str; 3] =
+    ["/etc/ssl/certs/ca-certificates.crt", "/etc/pki/tls/certs/ca-bundle.crt", "/etc/ssl/cert.pem"];
+
+/// The authorities this machine trusts (`SSL_CERT_FILE`, or the system's
+/// bundle), as curl and pip do: a network that inspects TLS adds its own
+/// there. Mozilla's built-in list when there is none. The checksums, not
+/// the connection, are what prove a download genuine.
+fn root_certs() -> RootCerts {
+    let bundle = std::env::var_os("SSL_CERT_FILE")
+        .map(PathBuf::from)
+        .into_iter()
+        .chain(SYSTEM_BUNDLES.iter().map(PathBuf::from))
+        .find(|path| path.is_file());
+    let pem = bundle.and_then(|path| fs::read(path).ok()).unwrap_or_default();
+    let certs: Vec<Certificate<'static>> = parse_pem(&pem)
+        .filter_map(|item| match item {
+            Ok(PemItem::Certificate(cert)) => Some(cert),
+            _ => None,
+        })
+        .collect();
+    if certs.is_empty() { RootCerts::WebPki } else { RootCerts::new_with_certs(&certs) }
 }
 
 /// Downloads `file` into `dir` as `NAME` and verifies it, resuming a part

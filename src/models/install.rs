@@ -1,4 +1,4 @@
-//! `debrief models install NAME`: downloads a catalogue entry's files into
+//! `debrief models install`: downloads a catalogue entry's files into
 //! `.downloads/NAME/`, verifies each, unpacks them (and converts them, for
 //! a model published in another form) into a staging folder and renames it
 //! into place. The downloads are deleted only once the model is in place,
@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 
-use super::catalog::{Catalog, Convert, Entry, RemoteFile, Unpack};
+use super::catalog::{Convert, Entry, RemoteFile, Unpack};
 use super::download::Downloader;
 use super::place::Staging;
 use super::{ModelsDir, archive, ct2};
@@ -22,27 +22,12 @@ pub enum Outcome {
     Already(PathBuf),
 }
 
-pub fn install(
-    models: &ModelsDir,
-    catalog: &Catalog,
-    name: &str,
-    force: bool,
-    downloader: &Downloader,
-) -> anyhow::Result<Outcome> {
-    install_entry(models, catalog.pick(name)?, force, downloader)
-}
-
 /// Whether `entry` is installed and complete in `models`.
 pub fn is_installed(models: &ModelsDir, entry: &Entry) -> bool {
     entry.to.kind.is_complete(&entry.to.path(models.root()))
 }
 
-pub fn install_entry(
-    models: &ModelsDir,
-    entry: &Entry,
-    force: bool,
-    downloader: &Downloader,
-) -> anyhow::Result<Outcome> {
+pub fn install(models: &ModelsDir, entry: &Entry, force: bool, downloader: &Downloader) -> anyhow::Result<Outcome> {
     let name = &entry.name;
     // Each file with the checksum it must match; none may lack one.
     let files: Vec<(&RemoteFile, &str)> = entry.files.iter().filter_map(|f| Some((f, f.sha256.as_deref()?))).collect();

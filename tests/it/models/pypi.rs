@@ -33,14 +33,13 @@ fn pypi_sha256(url: &str) -> String {
     // A wheel's name begins with the project's and the version's.
     let mut parts = file.split('-');
     let (project, version) = (parts.next().unwrap(), parts.next().unwrap());
-    let agent = ureq::Agent::config_builder().timeout_global(Some(Duration::from_secs(60))).build().new_agent();
-    let release: Value = agent
+    // The installer's own client, which trusts what this machine trusts.
+    let answer = debrief::models::download::agent()
         .get(format!("https://pypi.org/pypi/{project}/{version}/json"))
         .call()
-        .expect("PyPI answers")
-        .into_body()
-        .read_json()
-        .unwrap();
+        .expect("PyPI answers");
+    assert_eq!(answer.status(), 200, "{project} {version}");
+    let release: Value = answer.into_body().read_json().unwrap();
     let stated = release["urls"].as_array().unwrap().iter().find(|f| f["url"] == json!(url));
     let stated = stated.unwrap_or_else(|| panic!("PyPI lists no {url} for {project} {version}"));
     stated["digests"]["sha256"].as_str().unwrap().to_owned()
