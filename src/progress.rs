@@ -84,10 +84,23 @@ impl Progress {
     }
 
     pub fn finish(self) {
-        match (self.shown, self.unit) {
-            (Shown::Bar(bar), _) => bar.finish_and_clear(),
+        match (&self.shown, self.unit) {
+            // The bar stays, full, on its own line: one line per file or stage.
+            (Shown::Bar(bar), _) => bar.finish(),
             (Shown::Lines(_), Unit::Bytes) => eprintln!("{}: downloaded {}", self.label, megabytes(self.done)),
             (Shown::Lines(_), Unit::Percent) => eprintln!("{}: done", self.label),
+        }
+    }
+}
+
+impl Drop for Progress {
+    /// Work that stopped (an error, a cut download) leaves its bar where it
+    /// stopped and ends the line, so the error that follows has its own.
+    fn drop(&mut self) {
+        if let Shown::Bar(bar) = &self.shown
+            && !bar.is_finished()
+        {
+            bar.abandon();
         }
     }
 }

@@ -38,10 +38,11 @@ pub fn plan(choice: AsrChoice, models: &ModelsDir) -> Result<Plan, EngineError> 
             (Some(whisper), Ok(vosk)) => Ok(if prefers_whisper() { whisper } else { vosk }),
             (Some(whisper), Err(_)) => Ok(whisper),
             (None, Ok(vosk)) => Ok(vosk),
-            (None, Err(_)) => Err(EngineError::Missing(format!(
-                "No speech-to-text model is installed: run `{}` (or install libvosk and a Vosk model).",
-                install_hint(Kind::Whisper)
-            ))),
+            (None, Err(_)) => Err(EngineError::Missing(
+                "No speech-to-text model is installed: run `debrief models install --recommended`, which picks \
+                 Whisper or Vosk for this machine."
+                    .to_owned(),
+            )),
         },
     }
 }

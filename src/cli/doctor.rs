@@ -11,7 +11,7 @@ use crate::store::Store;
 use crate::summarise::SummariserStatus;
 use crate::tls::{CertInfo, LocalCa};
 
-#[derive(Debug, clap::Args)]
+#[derive(Debug, Default, clap::Args)]
 pub struct DoctorArgs {
     /// The sender address to check when no server runs (a running server
     /// reports its own) [default: debrief@HOST.local]
@@ -71,7 +71,11 @@ pub fn run(data_dir: &DataDir, models: &ModelsDir, args: &DoctorArgs) -> anyhow:
     }
     check_engines(&mut report, models);
     if !data_dir.root().is_dir() {
-        report.line("data dir", State::Missing, format!("{} (created by `debrief serve`)", data_dir.root().display()));
+        report.line(
+            "data dir",
+            State::Missing,
+            format!("{} (created by `debrief serve` or `debrief admin create`)", data_dir.root().display()),
+        );
         return Ok(0);
     }
     report.line("data dir", State::Ok, data_dir.root().display().to_string());
@@ -175,7 +179,11 @@ fn check_engines(report: &mut Report, models: &ModelsDir) {
 fn check_database(report: &mut Report, data_dir: &DataDir) {
     let path = data_dir.database();
     if !path.exists() {
-        report.line("database", State::Missing, format!("{} (created by `debrief serve`)", path.display()));
+        report.line(
+            "database",
+            State::Missing,
+            format!("{} (created by `debrief serve` or `debrief admin create`)", path.display()),
+        );
         return;
     }
     match Store::open(&path).and_then(|store| store.schema_version()) {

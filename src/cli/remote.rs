@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use crate::control::{self, Context, Request, Response};
-use crate::datadir::DataDir;
+use crate::datadir::{DataDir, InstanceLock};
 use crate::store::Store;
 
 /// Sends `request` to the server of `data_dir`, or, with no server
@@ -12,7 +12,7 @@ use crate::store::Store;
 pub fn run(data_dir: &DataDir, request: Request, context: impl FnOnce() -> Context) -> anyhow::Result<Response> {
     let response = match control::call(&data_dir.control_socket(), &request, Duration::from_secs(60)) {
         Ok(response) => response,
-        Err(_) => control::answer(&open_directly(data_dir)?, &context(), request),
+        Err(_) => control::answer(&open_directly(data_dir)?.store, &context(), request),
     };
     match response {
         Response::Error { message } => anyhow::bail!("{message}"),
@@ -20,15 +20,23 @@ pub fn run(data_dir: &DataDir, request: Request, context: impl FnOnce() -> Conte
     }
 }
 
-/// The database, when no server holds it.
-pub fn open_directly(data_dir: &DataDir) -> anyhow::Result<Store> {
+/// The database opened by this command, with the data directory's lock
+/// held until it is dropped, so that no server starts on it meanwhile.
+pub struct Direct {
+    pub store: Store,
+    _lock: InstanceLock,
+}
+
+/// The database, when no server holds it. A new data directory gets one
+/// with the current schema, so that the first admin and the template can be
+/// set up before the first `serve`.
+pub fn open_directly(data_dir: &DataDir) -> anyhow::Result<Direct> {
     if let Some(holder) = data_dir.running_instance() {
         anyhow::bail!("pid {} holds {} but its control socket does not answer", holder.pid, data_dir.root().display());
     }
-    if !data_dir.database().exists() {
-        anyhow::bail!("no database in {} yet: start `debrief serve` once", data_dir.root().display());
-    }
-    Ok(Store::open(&data_dir.database())?)
+    data_dir.create()?;
+    let lock = data_dir.lock()?;
+    Ok(Direct { store: Store::open(&data_dir.database())?, _lock: lock })
 }
 
 /// Context for a command that runs without a server: the defaults `serve`

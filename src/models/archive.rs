@@ -3,12 +3,15 @@
 //! can never write outside the folder it is unpacked into.
 
 use std::ffi::OsString;
-use std::fs::{self, File};
-use std::io;
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Write};
 use std::path::{Component, Path, PathBuf};
 
 use anyhow::{Context, bail};
+use sha2::{Digest, Sha256};
 use zip::ZipArchive;
+
+use super::download::hex;
 
 /// Unpacks all of `zip` into `dest`. When everything sits in one top-level
 /// folder (`vosk-model-small-en-us-0.15/…`), that folder is dropped and its
@@ -31,7 +34,7 @@ pub fn unzip(zip: &Path, dest: &Path) -> anyhow::Result<Option<String>> {
         if is_dir || relative.as_os_str().is_empty() {
             fs::create_dir_all(&out)?;
         } else {
-            write_entry(&mut archive, index, &out)?;
+            write_entry(&mut archive, index, &out, false)?;
         }
     }
     Ok(top.map(|t| t.to_string_lossy().into_owned()))
@@ -39,12 +42,18 @@ pub fn unzip(zip: &Path, dest: &Path) -> anyhow::Result<Option<String>> {
 
 /// Extracts the one file at `member` in `zip` to `out`.
 pub fn unzip_member(zip: &Path, member: &str, out: &Path) -> anyhow::Result<()> {
+    extract_member(zip, member, out, false).map(drop)
+}
+
+/// Writes the file at `member` in `zip` to `out`, or adds it to the end of
+/// `out` with `append`; returns the member's sha256.
+pub fn extract_member(zip: &Path, member: &str, out: &Path, append: bool) -> anyhow::Result<String> {
     let mut archive = open(zip)?;
     let index = archive.index_for_name(member).with_context(|| format!("{} has no {member}", zip.display()))?;
     let entry = archive.by_index(index)?;
     checked_path(zip, entry.name(), entry.is_symlink())?;
     drop(entry);
-    write_entry(&mut archive, index, out)
+    write_entry(&mut archive, index, out, append)
 }
 
 fn open(zip: &Path) -> anyhow::Result<ZipArchive<File>> {
@@ -52,14 +61,35 @@ fn open(zip: &Path) -> anyhow::Result<ZipArchive<File>> {
     ZipArchive::new(file).with_context(|| format!("{} is not a readable zip archive", zip.display()))
 }
 
-fn write_entry(archive: &mut ZipArchive<File>, index: usize, out: &Path) -> anyhow::Result<()> {
+/// Copies one entry out, hashing it on the way.
+fn write_entry(archive: &mut ZipArchive<File>, index: usize, out: &Path, append: bool) -> anyhow::Result<String> {
     let mut entry = archive.by_index(index)?;
     if let Some(parent) = out.parent() {
         fs::create_dir_all(parent)?;
     }
-    let mut file = File::create(out).with_context(|| format!("cannot write {}", out.display()))?;
-    io::copy(&mut entry, &mut file).with_context(|| format!("cannot unpack {}", entry.name()))?;
-    Ok(())
+    let file = OpenOptions::new().create(true).write(true).append(append).truncate(!append).open(out);
+    let file = file.with_context(|| format!("cannot write {}", out.display()))?;
+    let mut hashing = Hashing { inner: file, hasher: Sha256::new() };
+    io::copy(&mut entry, &mut hashing).with_context(|| format!("cannot unpack {}", entry.name()))?;
+    Ok(hex(&hashing.hasher.finalize()))
+}
+
+/// A writer that hashes what passes through it.
+struct Hashing<W> {
+    inner: W,
+    hasher: Sha256,
+}
+
+impl<W: Write> Write for Hashing<W> {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        let n = self.inner.write(bytes)?;
+        self.hasher.update(&bytes[..n]);
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
 }
 
 /// The entry's path, refused unless every part of it is a plain name: no
@@ -98,8 +128,6 @@ fn single_top_folder(entries: &[(usize, PathBuf, bool)]) -> Option<OsString> {
 
 #[cfg(test)]
 mod tests {
-    use std::io::Write;
-
     use zip::write::SimpleFileOptions;
 
     use super::*;

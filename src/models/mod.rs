@@ -18,12 +18,13 @@ use crate::datadir::DataDir;
 
 mod archive;
 pub mod catalog;
-mod download;
+pub mod download;
 pub mod import;
 pub mod install;
 pub mod kind;
 pub mod list;
 mod place;
+pub mod profile;
 
 pub use crate::progress::megabytes;
 pub use kind::{Kind, Target};

@@ -7,7 +7,15 @@ use crate::datadir::DataDir;
 use crate::lan::{Urls, qr_for_terminal};
 use crate::mail::Mailer;
 
-pub(super) fn print(urls: &Urls, tls: &str, mail: &Mailer, data_dir: &DataDir, has_admin: bool) {
+/// `speech_fix`: the command that installs a speech model, when none is.
+pub(super) fn print(
+    urls: &Urls,
+    tls: &str,
+    mail: &Mailer,
+    data_dir: &DataDir,
+    has_admin: bool,
+    speech_fix: Option<&str>,
+) {
     let mut out = String::new();
     out.push_str(&format!("Debrief {} is serving\n", env!("CARGO_PKG_VERSION")));
     out.push_str(&format!("  on this machine:  {}\n", urls.local));
@@ -34,6 +42,11 @@ pub(super) fn print(urls: &Urls, tls: &str, mail: &Mailer, data_dir: &DataDir, h
         out.push_str(&format!(
             "No administrator yet: create one with `debrief admin create --username NAME --data-dir {}`\n",
             data_dir.root().display()
+        ));
+    }
+    if let Some(command) = speech_fix {
+        out.push_str(&format!(
+            "No speech model yet: recordings wait until one is installed. Install what suits this machine with `{command}`\n"
         ));
     }
     out.push_str(&format!("ready: {}\n", urls.local));

@@ -95,6 +95,8 @@ pub async fn run(options: ServeOptions) -> anyhow::Result<()> {
     if let Some(warning) = &sender.warning {
         tracing::warn!("{warning}");
     }
+    let speech_fix =
+        crate::asr::plan(settings.asr, &options.models).is_err().then(|| models_command(&data_dir, &options.models));
     let engines =
         crate::jobs::EngineChoice { models: options.models, asr: settings.asr, summariser: settings.summariser };
     let jobs_store = store.clone();
@@ -140,7 +142,7 @@ pub async fn run(options: ServeOptions) -> anyhow::Result<()> {
     let control_task = crate::control::serve(&data_dir.control_socket(), control)?;
 
     let has_admin = store.run(|s| s.has_admin()).await?;
-    banner::print(&urls, &tls_label, &mailer, &data_dir, has_admin);
+    banner::print(&urls, &tls_label, &mailer, &data_dir, has_admin, speech_fix.as_deref());
     let outcome = server.await;
     control_task.abort();
     housekeeping.abort();
@@ -149,6 +151,15 @@ pub async fn run(options: ServeOptions) -> anyhow::Result<()> {
     tracing::info!("stopped");
     drop(lock);
     outcome.context("the server task failed")
+}
+
+/// The command that installs what suits this machine into `models`.
+fn models_command(data_dir: &DataDir, models: &crate::models::ModelsDir) -> String {
+    let mut command = format!("debrief models install --recommended --data-dir {}", data_dir.root().display());
+    if models.root() != crate::models::ModelsDir::default_for(data_dir).root() {
+        command.push_str(&format!(" --models-dir {}", models.root().display()));
+    }
+    command
 }
 
 enum Bound<T, P> {

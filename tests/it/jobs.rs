@@ -38,7 +38,7 @@ pub fn import(models: &Path, what: &Path) {
     assert!(out.status.success(), "import of {} failed: {}{}", what.display(), text(&out.stdout), text(&out.stderr));
 }
 
-fn serve(data: &Path, models: &Path, extra: &[&str]) -> TestApp {
+pub fn serve(data: &Path, models: &Path, extra: &[&str]) -> TestApp {
     let models = models.to_str().unwrap();
     let mut args = vec!["--http", "--models-dir", models];
     args.extend_from_slice(extra);
@@ -46,7 +46,7 @@ fn serve(data: &Path, models: &Path, extra: &[&str]) -> TestApp {
 }
 
 /// A signed-up user with one client whose recording is `wav`.
-fn client_with_recording(app: &TestApp, wav: &[u8]) -> (Browser, u64) {
+pub fn client_with_recording(app: &TestApp, wav: &[u8]) -> (Browser, u64) {
     let mut user = signed_in_user(&app.url, "owner@example.com", PASSWORD);
     let id = create(&mut user, "Jane Client");
     let (status, body) = upload(&app.url, user.cookie.as_deref().unwrap(), id, wav);
@@ -55,7 +55,7 @@ fn client_with_recording(app: &TestApp, wav: &[u8]) -> (Browser, u64) {
 }
 
 /// Polls the client until its job's status is one of `statuses`.
-fn wait_for_status(user: &mut Browser, id: u64, statuses: &[&str], timeout: Duration) -> Value {
+pub fn wait_for_status(user: &mut Browser, id: u64, statuses: &[&str], timeout: Duration) -> Value {
     let deadline = Instant::now() + timeout;
     loop {
         let client = user.get(&format!("/api/clients/{id}")).body;

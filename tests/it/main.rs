@@ -13,6 +13,7 @@ mod bench_peers;
 mod cards;
 mod clients;
 mod crash;
+mod first_run;
 mod follow_up;
 mod fuzz;
 mod install;

@@ -202,7 +202,7 @@ fn whisper_refuses_a_damaged_converted_model_with_bad_model() {
 
 /// Word errors (substitutions, insertions, deletions) of `hypothesis`
 /// against `reference`, and the reference's word count.
-fn word_errors(reference: &str, hypothesis: &str) -> (usize, usize) {
+pub fn word_errors(reference: &str, hypothesis: &str) -> (usize, usize) {
     let r = normalise(reference);
     let h = normalise(hypothesis);
     let mut row: Vec<usize> = (0..=h.len()).collect();
