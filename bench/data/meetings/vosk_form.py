@@ -37,7 +37,7 @@ CURRENCIES = {"€": ("euro", "euros"), "£": ("pound", "pounds"), "$": ("dollar
 # Acronyms people say as a word rather than letter by letter.
 SAID_AS_WORD = {"VAT": "vat", "PIN": "pin", "SaaS": "sass", "COVID": "covid", "OK": "okay", "NATO": "nato",
                 "Ofsted": "ofsted", "OFSTED": "ofsted", "SCADA": "scada", "CAD": "cad", "IKEA": "ikea",
-                "LEED": "leed", "JPEG": "jpeg", "JPEGs": "jpegs"}
+                "LEED": "leed", "JPEG": "jpeg", "JPEGs": "jpegs", "ISA": "isa", "ISAs": "isas"}
 ABBREVIATIONS = {"Mr": "mister", "Mrs": "missus", "Ms": "miz", "Dr": "doctor", "vs": "versus", "etc": "et cetera"}
 NUMBER = r"\d+(?:,\d{3})*(?:\.\d+)?"
 
