@@ -173,6 +173,8 @@ def score_steps(meeting, form, answer):
         "dated": len(dated), "datedMatched": len(dated_matched),
         "datesRight": sum(steps[j]["dueDate"] == meeting.items[i]["dueDate"] for i, j in dated_matched),
         "whoJudged": len(with_who), "whoRight": who_right,
+        # What matched what, and what did not: for reading a run, not for scoring.
+        "matches": [[meeting.items[i]["said"], steps[j]["text"]] for i, j in pairs],
         "missed": [meeting.items[i]["said"] for i in range(len(meeting.items)) if i not in {p[0] for p in pairs}],
         "unmatched": [steps[j]["text"] for j in range(len(steps)) if j not in {p[1] for p in pairs}],
     }
