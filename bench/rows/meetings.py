@@ -29,6 +29,8 @@ LLM_QUICK = 3
 
 
 def chosen(ctx, summariser):
+    """The meetings a pass scores: all of them, or the quick subset (for the
+    LLM its shortest few)."""
     if not ctx.quick:
         return devset.load()
     quick = devset.load(devset.quick_subset())
