@@ -233,6 +233,13 @@ def missing_keywords(keywords, texts, what):
             if not has(text, k)]
 
 
+def next_day_of_month(date, day):
+    """The first date on or after `date` that is that day of its month."""
+    while date.day != day:
+        date += datetime.timedelta(days=1)
+    return date
+
+
 def due_problems(item, date, text):
     """A due date that contradicts the words it was resolved from."""
     due_text, due = item["dueText"], item["dueDate"]
@@ -256,6 +263,8 @@ def due_problems(item, date, text):
         day = re.fullmatch(r"(\d+)(st|nd|rd|th)", word)
         if day and int(day.group(1)) != due.day:
             problems.append(f"{due_text!r} is not day {due.day}")
+        elif day and not said & set(MONTHS) and due != next_day_of_month(date, due.day):
+            problems.append(f"{due_text!r} with no month is the next {word}, not {due}")
     if "tomorrow" in said and due != date + datetime.timedelta(days=1):
         problems.append(f"{due_text!r} is not the day after {date}")
     if said & {"today", "tonight", "afternoon"} and due != date:

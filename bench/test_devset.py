@@ -159,6 +159,12 @@ class Checks(unittest.TestCase):
             self.expect([item(["floor plan"], due_text="by Tuesday", due_date="2026-02-04",
                               said="I'll send the floor plan by Tuesday.")])
 
+    def test_a_day_said_without_its_month_is_the_next_such_day(self):
+        self.write("I'll confirm the headcount by the 13th.\n")
+        with self.assertRaisesRegex(ValueError, "is the next 13th"):
+            self.expect([item(["headcount"], due_text="by the 13th", due_date="2026-03-13",
+                              said="I'll confirm the headcount by the 13th.")])
+
     def test_a_stale_vosk_form_is_refused(self):
         with open(os.path.join(self.folder, "vosk", "m.txt"), "a") as f:
             f.write("extra words\n")
