@@ -1,24 +1,43 @@
-"""Card scan: a phone photo of a business card read end to end through the
-API, against the `tesseract` program alone on the same file.
+"""Business cards read through the API, end to end.
 
-The photo is drawn by ImageMagick the same way every time. It has the size
-a phone camera shoots (12 MP, 4032x3024 JPEG) because that is what the app
-sends: the scan dialog posts the picked file untouched (the server honours
-its EXIF orientation), it never shrinks it in the browser.
+- "card scan, end to end": one phone photo of a card (12 MP, as the app
+  sends it: the scan dialog posts the picked file untouched), against the
+  `tesseract` program alone on the same file with the same language data.
+- "card fields exact": every card of bench/cards/deck.json, clean and
+  photographed degraded (bench/cards/make.py draws them), each field
+  compared with what is printed: case and runs of white space aside, phone
+  numbers by their digits, accents as printed. An e-mail address must be
+  exact or left empty and flagged (a follow-up sent to a wrong address goes
+  nowhere). A quick pass reads a fixed fifth of the deck.
+- "card scan, degraded 12 MP photo": the time of the deck's degraded
+  12 MP photos, read in the pass above.
 """
 
 import os
+import re
 import resource
 import subprocess
 import time
-import uuid
 
-from lib import Http, Row, median
+from cards import make as deck
+from lib import Row, median, multipart, signed_in
 
-ROWS = ["card scan, end to end"]
+SCAN = "card scan, end to end"
+DEGRADED = "card scan, degraded 12 MP photo"
+EXACT = "card fields exact"
+ROWS = [SCAN, DEGRADED, EXACT]
 
-BUDGET_RATIO = 2.0  # room for a second pass when the first reading is unsure
+BUDGET_RATIO = 2.0  # room for a second reading when the first is unsure
 BUDGET_S = 1.5
+DEGRADED_BUDGET_S = 3.0
+BUDGET_EXACT = 0.95
+BUDGET_EACH = 0.90  # clean and degraded apart
+# The scan dialog highlights a field the server is less sure of than this
+# (frontend/src/pages/new-client/scan-merge.ts, CHECK_BELOW).
+FLAGGED_BELOW = 0.6
+FIELDS = ["name", "email", "phone", "company", "position"]
+# The quick pass: every fifth card of the deck, always the same ones.
+QUICK_EVERY = 5
 
 CONVERT = "/usr/bin/convert"  # Debian's ImageMagick, as the tests use
 
@@ -59,14 +78,6 @@ def photo(path):
     )
 
 
-def multipart(field, filename, content_type, data):
-    """The body a browser's FormData makes for one file."""
-    boundary = "----DebriefBench" + uuid.uuid4().hex
-    head = (f'--{boundary}\r\nContent-Disposition: form-data; name="{field}"; filename="{filename}"\r\n'
-            f"Content-Type: {content_type}\r\n\r\n").encode()
-    return head + data + f"\r\n--{boundary}--\r\n".encode(), f"multipart/form-data; boundary={boundary}"
-
-
 def cpu_s(pid):
     """CPU time of a process and of the children it waited for (the server's
     tesseract runs): steadier than the clock on a busy machine."""
@@ -87,50 +98,123 @@ def timed(work, cpu):
     return time.perf_counter() - started, cpu() - cpu_before, result
 
 
+def scanner(http):
+    def scan(path):
+        with open(path, "rb") as f:
+            kind = "image/png" if path.endswith(".png") else "image/jpeg"
+            body, content_type = multipart("businessCard", os.path.basename(path), kind, f.read())
+        return http.call("POST", "/api/business-card/scan", body, content_type=content_type, raw=True)
+
+    return scan
+
+
+def same(field, want, got):
+    """Whether a field reads as printed: case and white space aside, a phone
+    number by its digits; accents count."""
+    if field == "phone":
+        return re.sub(r"\D", "", want) == re.sub(r"\D", "", got)
+    return " ".join(want.split()).casefold() == " ".join(got.split()).casefold()
+
+
+def grade(cards, answers):
+    """Per variant (clean, photo): fields right and in all; the e-mails that
+    break the rule (returned but not as printed, or left empty unflagged);
+    every miss, for the JSON file."""
+    right, total, bad_emails, misses = {}, {}, [], []
+    for card in cards:
+        for variant in ("clean", "photo"):
+            answer = answers[(card["id"], variant)]
+            confidence = answer.get("confidence", {})
+            for field in FIELDS:
+                want, got = card["expect"][field], answer.get(field, "")
+                ok = same(field, want, got)
+                total[variant] = total.get(variant, 0) + 1
+                right[variant] = right.get(variant, 0) + ok
+                flagged = confidence.get(field, 1.0) < FLAGGED_BELOW
+                if not ok:
+                    misses.append({"card": card["id"], "variant": variant, "field": field, "want": want, "got": got,
+                                   "flagged": flagged})
+                if field == "email" and not ok and (got or not flagged):
+                    bad_emails.append(f"{card['id']}.{variant}: {got!r}")
+    return right, total, bad_emails, misses
+
+
+def measure_deck(ctx, scan, server_cpu):
+    cards = deck.deck()
+    if ctx.quick:
+        cards = cards[::QUICK_EVERY]
+    folder = deck.ensure([c["id"] for c in cards])
+    answers, degraded_s, degraded_cpu_s = {}, [], []
+    for card in cards:
+        for variant, name in (("clean", "clean.png"), ("photo", "photo.jpg")):
+            path = os.path.join(folder, f"{card['id']}.{name}")
+            took, cpu, answer = timed(lambda: scan(path), server_cpu)
+            answers[(card["id"], variant)] = answer
+            if variant == "photo" and deck.photo_plan(card)["size"] == (4032, 3024):
+                degraded_s.append(took)
+                degraded_cpu_s.append(cpu)
+    right, total, bad_emails, misses = grade(cards, answers)
+    share = {v: right[v] / total[v] for v in total}
+    overall = sum(right.values()) / sum(total.values())
+    unflagged = [m for m in misses if not m["flagged"]]
+    exact = Row(
+        EXACT,
+        f"{overall:.1%} (clean {share['clean']:.1%}, degraded {share['photo']:.1%}); "
+        f"{len(bad_emails)} e-mail(s) wrong or unflagged",
+        f"≥ {BUDGET_EXACT:.0%}, clean and degraded ≥ {BUDGET_EACH:.0%} each, no e-mail wrong",
+        overall >= BUDGET_EXACT and min(share.values()) >= BUDGET_EACH and not bad_emails,
+        quality=True,
+        values={"cards": len(cards), "fields": sum(total.values()), "right": right, "total": total,
+                "bad_emails": bad_emails, "misses": misses, "misses_unflagged": len(unflagged),
+                "deck": deck.digest()},
+    )
+    slowest = max(degraded_s)
+    degraded = Row(
+        DEGRADED,
+        f"{median(degraded_s):.2f} s (slowest {slowest:.2f} s)",
+        f"≤ {DEGRADED_BUDGET_S:g} s",
+        median(degraded_s) <= DEGRADED_BUDGET_S,
+        values={"ours_s": degraded_s, "ours_cpu_s": degraded_cpu_s, "photos": len(degraded_s)},
+    )
+    return degraded, exact
+
+
 def measure(ctx):
     path = os.path.join(ctx.tmp, "card-photo.jpg")
     photo(path)
-    with open(path, "rb") as f:
-        body, content_type = multipart("businessCard", "IMG_0042.jpg", "image/jpeg", f.read())
 
     def tesseract():
-        return subprocess.run(["tesseract", path, "stdout"], check=True, capture_output=True, env=ONE_THREAD).stdout
+        return subprocess.run(["tesseract", path, "stdout", "-l", "Latin"], check=True, capture_output=True,
+                              env=ONE_THREAD).stdout
 
     with ctx.serve() as server:
-        http = Http(server.url)
-        email, password = "cards@example.com", "correct horse battery"
-        http.call("POST", "/api/auth/signup", {"firstName": "Bench", "lastName": "Cards", "email": email,
-                                              "password": password, "confirmPassword": password,
-                                              "company": "Bench", "position": "Tester", "linkedinUrl": ""})
-        http.call("POST", "/api/auth/login", {"email": email, "password": password})
-
-        def scan():
-            return http.call("POST", "/api/business-card/scan", body, content_type=content_type, raw=True)
-
+        scan = scanner(signed_in(server, "cards@example.com"))
+        server_cpu = lambda: cpu_s(server.pid)  # noqa: E731
         # One warm-up of each: page cache, Tesseract's language data.
-        scan()
+        scan(path)
         tesseract()
         ours, ours_cpu, peer, peer_cpu, answers = [], [], [], [], []
         for _ in range(ctx.runs):
-            took, cpu, answer = timed(scan, lambda: cpu_s(server.pid))
+            took, cpu, answer = timed(lambda: scan(path), server_cpu)
             ours.append(took)
             ours_cpu.append(cpu)
             answers.append(answer)
             took, cpu, _ = timed(tesseract, children_cpu_s)
             peer.append(took)
             peer_cpu.append(cpu)
+        degraded, exact = measure_deck(ctx, scan, server_cpu)
 
     wrong = sorted({field for answer in answers for field, want in CARD.items() if answer.get(field) != want})
     ours_s, peer_s = median(ours), median(peer)
     ratio = ours_s / peer_s
     return [Row(
-        ROWS[0],
+        SCAN,
         f"{ours_s:.2f} s" + (f" (misread: {', '.join(wrong)})" if wrong else ""),
         f"≤ {BUDGET_RATIO:g} × peer and ≤ {BUDGET_S:g} s, every field read",
         not wrong and ratio <= BUDGET_RATIO and ours_s <= BUDGET_S,
         peer=f"{peer_s:.2f} s",
         ratio=ratio,
         values={"ours_s": ours, "peer_s": peer, "ours_cpu_s": ours_cpu, "peer_cpu_s": peer_cpu,
-                "cpu_ratio": median(ours_cpu) / median(peer_cpu), "photo_bytes": os.path.getsize(path), "photo_px": [4032, 3024],
-                "misread": wrong, "answer": answers[-1]},
-    )]
+                "cpu_ratio": median(ours_cpu) / median(peer_cpu), "photo_bytes": os.path.getsize(path),
+                "photo_px": [4032, 3024], "misread": wrong, "answer": answers[-1]},
+    ), degraded, exact]

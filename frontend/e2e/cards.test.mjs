@@ -1,6 +1,7 @@
 // Scan Business Card on New Client: a card drawn by ImageMagick, read by the server's
 // Tesseract, fills the form; a file that is not an image; what the user typed kept
-// unless they choose Replace; the server's refusal; Cancel while the card is read.
+// unless they choose Replace; a field read unsurely highlighted to check; the server's
+// refusal; Cancel while the card is read.
 
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
@@ -30,11 +31,14 @@ const LABELS = {
   company: "Company",
   position: "Position",
 };
+const UNSURE_POSITION = "Feelgood Wizard";
+const CHECK_FILLED = "Check this against the card: it was hard to read.";
 const HEIC_REASON =
   "HEIC photos cannot be read here yet: send a JPEG, or set the iPhone camera to 'Most Compatible'";
 
 let dir;
 let cardJpg;
+let unsureCardJpg;
 let notesTxt;
 let photoHeic;
 
@@ -50,6 +54,18 @@ before(async () => {
     ...["-pointsize", "30", "-annotate", "+70+360", CARD.email],
     ...["-annotate", "+70+420", CARD.phone],
     cardJpg,
+  ]);
+  // The same person with a title no word list knows: the server takes the line under
+  // the name for the position, but is unsure of it.
+  unsureCardJpg = join(dir, "unsure-card.jpg");
+  await promisify(execFile)(CONVERT, [
+    ...["-size", "1050x600", "xc:white", "-fill", "#1d2733", "-font", "DejaVu-Sans"],
+    ...["-pointsize", "56", "-annotate", "+70+70", CARD.name],
+    ...["-pointsize", "32", "-annotate", "+70+150", UNSURE_POSITION],
+    ...["-pointsize", "38", "-annotate", "+70+230", CARD.company],
+    ...["-pointsize", "30", "-annotate", "+70+360", CARD.email],
+    ...["-annotate", "+70+420", CARD.phone],
+    unsureCardJpg,
   ]);
   notesTxt = join(dir, "notes.txt");
   await writeFile(notesTxt, "Jane Doe, Globex Corporation\n");
@@ -267,6 +283,52 @@ describe("business card scan", () => {
       assert.deepEqual(await formValues(page), { ...CARD, company: "globex  corporation" });
       await checkA11y(page);
     }, { colorScheme: "dark" }));
+
+  test("a field the card gave unsurely is filled, highlighted to check, and plain again once edited", (t) =>
+    app.run(t, async (page) => {
+      await signIn(page);
+      await openNewClient(page);
+      await field(page, "name").fill("John Smith");
+
+      const dialog = await openScanDialog(page);
+      const answer = page.waitForResponse("**/api/business-card/scan");
+      await choosePhoto(page, dialog, unsureCardJpg);
+      // The server's answer: the spec's fields, and a confidence for each.
+      const body = await (await answer).json();
+      assert.deepEqual(Object.keys(body.confidence).sort(), ["company", "email", "name", "phone", "position"]);
+      assert.equal(body.position, UNSURE_POSITION);
+      assert.ok(body.confidence.position < 0.6, JSON.stringify(body.confidence));
+      assert.ok(body.confidence.email >= 0.6, JSON.stringify(body.confidence));
+
+      const ask = page.getByRole("dialog", { name: "Replace what you typed?" });
+      await ask.getByRole("button", { name: "Keep mine" }).click();
+      await seeToast(
+        page,
+        "Card Scanned Successfully",
+        "Filled Email Address, Phone Number, Company and Position. Kept what you typed in Full Name. " +
+          "Check Position: the card was hard to read there.",
+      );
+      // The typed name is kept; the unsure position fills the empty field, highlighted
+      // and described for assistive technology; the sure fields are plain.
+      assert.deepEqual(await formValues(page), { ...CARD, name: "John Smith", position: UNSURE_POSITION });
+      const position = field(page, "position");
+      const wrapper = (name) => field(page, name).locator("xpath=..");
+      assert.match(await wrapper("position").getAttribute("class"), /\bfield--check\b/);
+      const described = await position.getAttribute("aria-describedby");
+      assert.equal(await page.locator(`[id="${described}"]`).textContent(), CHECK_FILLED);
+      for (const name of ["name", "email", "phone", "company"]) {
+        assert.doesNotMatch(await wrapper(name).getAttribute("class"), /field--check/, name);
+      }
+      const border = await position.evaluate((el) => getComputedStyle(el).borderTopColor);
+      const plainBorder = await field(page, "company").evaluate((el) => getComputedStyle(el).borderTopColor);
+      assert.notEqual(border, plainBorder, "the highlight shows");
+      await checkA11y(page);
+
+      // Corrected by the user: no longer flagged, its hint back to "Optional".
+      await position.fill("Head of Happiness");
+      assert.doesNotMatch(await wrapper("position").getAttribute("class"), /field--check/);
+      assert.equal(await wrapper("position").locator(".field__hint").textContent(), "Optional");
+    }));
 
   test("the server refuses the photo (415): 'Scan Failed' with its reason, the dialog open again", (t) =>
     app.run(t, async (page) => {

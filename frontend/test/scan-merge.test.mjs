@@ -12,7 +12,16 @@ import {
   scanFailureReason,
   ScanProblem,
 } from "../src/pages/new-client/scan-card.ts";
-import { mergeScan, readScan, replacements, sameValue, scanOutcome } from "../src/pages/new-client/scan-merge.ts";
+import {
+  CHECK_BELOW,
+  mergeScan,
+  readDoubts,
+  readScan,
+  replacements,
+  sameValue,
+  scanOutcome,
+  toCheck,
+} from "../src/pages/new-client/scan-merge.ts";
 import { fakeFetch } from "./fake-fetch.mjs";
 
 afterEach(() => setFetch(null));
@@ -33,6 +42,19 @@ describe("mergeScan", () => {
     assert.deepEqual(merge.conflicts, []);
     assert.deepEqual(merge.found, ["name", "email", "phone", "company", "position"]);
     assert.deepEqual(replacements(merge), {});
+    assert.deepEqual(merge.unsure, []);
+  });
+
+  test("unsure fields are to check when filled, replaced, or unread in an empty form; never when kept", () => {
+    const current = { ...EMPTY, name: "John Smith", company: "Globex Corporation" };
+    const scan = { ...CARD, email: "" };
+    const merge = mergeScan(current, scan, ["name", "email", "phone", "company"]);
+    // company: the card agrees with what was typed, nothing to check.
+    assert.deepEqual(merge.unsure, ["name", "email", "phone"]);
+    assert.deepEqual(toCheck(merge, false), ["email", "phone"], "the typed name is kept");
+    assert.deepEqual(toCheck(merge, true), ["name", "email", "phone"]);
+    // An unread field the user already typed needs no check.
+    assert.deepEqual(mergeScan({ ...EMPTY, email: "a@b.io" }, { ...CARD, email: "" }, ["email"]).unsure, []);
   });
 
   test("what the card did not find leaves the field alone", () => {
@@ -98,6 +120,16 @@ describe("readScan", () => {
   });
 });
 
+describe("readDoubts", () => {
+  test("the fields whose confidence is under the bar; none without confidences", () => {
+    const answer = { ...CARD, confidence: { name: 0.95, email: 0.2, phone: CHECK_BELOW, company: 0.59, position: "x" } };
+    assert.deepEqual(readDoubts(answer), ["email", "company"]);
+    assert.deepEqual(readDoubts(CARD), []);
+    assert.deepEqual(readDoubts({ confidence: null }), []);
+    assert.deepEqual(readDoubts(null), []);
+  });
+});
+
 describe("scanOutcome", () => {
   test("says what was filled, replaced or kept", () => {
     const merge = mergeScan({ ...EMPTY, name: "John Smith" }, { ...EMPTY, name: "Jane Doe", email: "j@x.io", phone: "5551234567" });
@@ -105,6 +137,10 @@ describe("scanOutcome", () => {
     assert.equal(scanOutcome(merge, true), "Filled Email Address and Phone Number. Replaced Full Name.");
     assert.equal(scanOutcome(mergeScan(EMPTY, CARD), false), "Filled Full Name, Email Address, Phone Number, Company and Position.");
     assert.equal(scanOutcome(mergeScan(CARD, CARD), false), "The form already had these details.");
+    assert.equal(
+      scanOutcome(mergeScan(EMPTY, { ...CARD, email: "" }, ["email", "phone"]), false),
+      "Filled Full Name, Phone Number, Company and Position. Check Email Address and Phone Number: the card was hard to read there.",
+    );
   });
 });
 
@@ -123,10 +159,10 @@ describe("isImageFile", () => {
 
 describe("scanCard", () => {
   test("posts the original file as multipart field businessCard and reads the answer", async () => {
-    const f = fakeFetch().reply(200, CARD);
+    const f = fakeFetch().reply(200, { ...CARD, confidence: { name: 0.9, email: 0.3 } });
     setFetch(f);
     const file = new File([new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3])], "card.jpg", { type: "image/jpeg" });
-    assert.deepEqual(await scanCard(file), CARD);
+    assert.deepEqual(await scanCard(file), { values: CARD, doubtful: ["email"] });
     const { url, init } = f.calls[0];
     assert.equal(url, "/api/business-card/scan");
     assert.equal(init.method, "POST");

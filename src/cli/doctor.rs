@@ -61,14 +61,7 @@ impl State {
 
 pub fn run(data_dir: &DataDir, models: &ModelsDir, args: &DoctorArgs) -> anyhow::Result<i32> {
     let mut report = Report { failed: false };
-    match crate::ocr::tesseract_version() {
-        Some(version) => report.line("ocr", State::Ok, version),
-        None => report.line(
-            "ocr",
-            State::Missing,
-            "business-card scanning needs: apt-get install tesseract-ocr tesseract-ocr-eng",
-        ),
-    }
+    check_ocr(&mut report);
     check_engines(&mut report, models);
     if !data_dir.root().is_dir() {
         report.line(
@@ -173,6 +166,27 @@ fn check_engines(report: &mut Report, models: &ModelsDir) {
     report.line("summary", State::Ok, format!("summarises with {} (--summariser auto)", summaries.auto()));
     for missing in summaries.missing() {
         report.line("", State::Missing, missing);
+    }
+}
+
+/// Tesseract, and the language data cards are read with: the Latin script
+/// keeps the accents of European names, English alone drops them.
+fn check_ocr(report: &mut Report) {
+    use crate::ocr::tesseract::{self, ENGLISH, LATIN};
+    let Some(version) = tesseract::version() else {
+        let fix = "business-card scanning needs: apt-get install tesseract-ocr tesseract-ocr-script-latn";
+        return report.line("ocr", State::Missing, fix);
+    };
+    report.line("ocr", State::Ok, version);
+    let installed = tesseract::installed_languages().unwrap_or_default();
+    let has = |language: &str| installed.iter().any(|l| l == language);
+    let latin_fix = "apt-get install tesseract-ocr-script-latn";
+    if has(LATIN) {
+        report.line("ocr data", State::Ok, "Latin script: accented names of European languages are read");
+    } else if has(ENGLISH) {
+        report.line("ocr data", State::Missing, format!("English only, accents are dropped: {latin_fix}"));
+    } else {
+        report.line("ocr data", State::Missing, format!("no language data, cards cannot be read: {latin_fix}"));
     }
 }
 

@@ -1,4 +1,5 @@
-//! `POST /api/business-card/scan`: a photo of a card in, client fields out.
+//! `POST /api/business-card/scan`: a photo of a card in, client fields out,
+//! with `confidence` beside them (0–1 per field).
 
 use std::io::Write;
 use std::sync::Arc;
@@ -10,7 +11,7 @@ use super::multipart::{BETWEEN_PARTS, Upload};
 use super::session::signed_in;
 use super::state::state;
 use crate::domain::image::sniff;
-use crate::ocr::{CardFields, OcrError};
+use crate::ocr::{OcrError, Scanned};
 
 /// A phone photo at full resolution fits well within this.
 pub const CARD_MAX: u64 = 15 * 1024 * 1024;
@@ -25,7 +26,7 @@ fn too_large() -> AppError {
 /// back only when its scan starts: memory holds the photo being scanned,
 /// however many uploads arrive at once.
 #[handler]
-pub async fn scan(req: &mut Request, depot: &mut Depot) -> AppResult<Json<CardFields>> {
+pub async fn scan(req: &mut Request, depot: &mut Depot) -> AppResult<Json<Scanned>> {
     let state = state(depot)?.clone();
     signed_in(depot)?;
     if req.header::<u64>("content-length").is_some_and(|len| len > CARD_MAX + BETWEEN_PARTS) {

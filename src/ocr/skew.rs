@@ -10,6 +10,8 @@ use std::borrow::Cow;
 
 use image::{GrayImage, Luma, imageops};
 
+use super::summed::SummedArea;
+
 /// The copy the tilt is measured on is this wide: small enough to be quick,
 /// large enough for text lines to stay apart.
 const MEASURE_WIDTH: u32 = 1000;
@@ -69,25 +71,13 @@ fn tilt(gray: &GrayImage) -> Option<f32> {
 fn ink(gray: &GrayImage) -> Vec<(f32, f32)> {
     let (width, height) = (gray.width() as usize, gray.height() as usize);
     let pixels = gray.as_raw();
-    let mut sums = vec![0u64; (width + 1) * (height + 1)];
-    for y in 0..height {
-        let mut row = 0;
-        for x in 0..width {
-            row += u64::from(pixels[y * width + x]);
-            sums[(y + 1) * (width + 1) + x + 1] = sums[y * (width + 1) + x + 1] + row;
-        }
-    }
+    let table = SummedArea::new(gray);
     let reach = (width / 40).max(2);
     let (middle_x, middle_y) = (width as f32 / 2.0, height as f32 / 2.0);
     let mut ink = Vec::new();
     for y in 0..height {
-        let (top, bottom) = (y.saturating_sub(reach), (y + reach + 1).min(height));
         for x in 0..width {
-            let (left, right) = (x.saturating_sub(reach), (x + reach + 1).min(width));
-            let area = ((bottom - top) * (right - left)) as u64;
-            let sum = sums[bottom * (width + 1) + right] + sums[top * (width + 1) + left]
-                - sums[top * (width + 1) + right]
-                - sums[bottom * (width + 1) + left];
+            let (sum, area) = table.around(x, y, reach);
             if sum > PAPER * area && (u64::from(pixels[y * width + x]) + INK_MARGIN) * area < sum {
                 ink.push((x as f32 - middle_x, y as f32 - middle_y));
             }

@@ -12,9 +12,9 @@ use std::sync::mpsc;
 
 use tokio::sync::oneshot;
 
-use super::{CardFields, OcrError};
+use super::{OcrError, Scanned};
 
-type Request = (File, oneshot::Sender<Result<CardFields, OcrError>>);
+type Request = (File, oneshot::Sender<Result<Scanned, OcrError>>);
 
 /// The handle to the scanning thread; clones share it.
 #[derive(Clone)]
@@ -35,7 +35,7 @@ impl Scanner {
     }
 
     /// Scans the photo held by `file`, after the scans queued before it.
-    pub async fn scan(&self, file: File) -> Result<CardFields, OcrError> {
+    pub async fn scan(&self, file: File) -> Result<Scanned, OcrError> {
         let (answer, answered) = oneshot::channel();
         let stopped = || OcrError::Failed("the card-scanning thread has stopped".into());
         self.requests.send((file, answer)).map_err(|_| stopped())?;
@@ -43,7 +43,7 @@ impl Scanner {
     }
 }
 
-fn read_and_scan(mut file: File) -> Result<CardFields, OcrError> {
+fn read_and_scan(mut file: File) -> Result<Scanned, OcrError> {
     let mut photo = Vec::new();
     file.seek(SeekFrom::Start(0))
         .and_then(|_| file.read_to_end(&mut photo))

@@ -204,7 +204,9 @@ fn generated_cards_are_read_with_at_least_90_percent_of_fields_exact() {
                 scope.spawn(move || {
                     chunk
                         .iter()
-                        .map(|p| debrief::ocr::scan(&std::fs::read(p).unwrap()).expect("tesseract reads the card"))
+                        .map(|p| {
+                            debrief::ocr::scan(&std::fs::read(p).unwrap()).expect("tesseract reads the card").fields
+                        })
                         .collect::<Vec<_>>()
                 })
             })
@@ -377,7 +379,7 @@ fn a_photo_turned_by_its_exif_orientation_is_read_upright() {
     let bytes = with_exif_orientation(&std::fs::read(&sideways).unwrap(), 6);
     let shown = debrief::ocr::decode_upright(&bytes).unwrap();
     assert!(shown.width() > shown.height(), "turned back to landscape: {}x{}", shown.width(), shown.height());
-    let fields = debrief::ocr::scan(&bytes).unwrap();
+    let fields = debrief::ocr::scan(&bytes).unwrap().fields;
     assert_eq!(fields.email, "jane.doe@globex.com");
     assert_eq!(fields.name, "Jane Doe");
 }

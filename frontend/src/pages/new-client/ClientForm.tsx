@@ -18,6 +18,7 @@ import { toast } from "../../stores/toast.ts";
 import { PhotoPicker } from "./PhotoPicker.tsx";
 import { ProcessingOverlay } from "./ProcessingOverlay.tsx";
 import { ScanCard } from "./ScanCardDialog.tsx";
+import { CHECK_TEXT } from "./scan-merge.ts";
 import { describeCreateFailure, SAVE_TEXT, saveClient, type SaveStage } from "./save-client.ts";
 
 const EMPTY: Record<ClientField, string> = { name: "", email: "", phone: "", company: "", position: "" };
@@ -33,6 +34,8 @@ export function ClientForm({ userId }: { userId: string | null }) {
   const [saving, setSaving] = useState(false);
   const [stage, setStage] = useState<SaveStage | null>(null);
   const [upload, setUpload] = useState<UploadProgress | null>(null);
+  // Fields the scanned card gave unsurely: highlighted until the user edits them.
+  const [check, setCheck] = useState<ReadonlySet<ClientField>>(new Set());
   // One key per submission: pressing Save again after a lost answer reuses it, so the
   // server returns the client it already made instead of making a second one.
   const idempotencyKey = useRef<string | null>(null);
@@ -83,6 +86,7 @@ export function ClientForm({ userId }: { userId: string | null }) {
       if (recording) release();
       idempotencyKey.current = null;
       form.reset(EMPTY);
+      setCheck(new Set());
       setPhoto(null);
       toast({
         title: "Saved on this phone",
@@ -124,6 +128,21 @@ export function ClientForm({ userId }: { userId: string | null }) {
     }
   });
 
+  /** The form's props for a field, highlighted while it is to be checked against the card. */
+  const field = (name: ClientField, hint?: string) => {
+    const props = form.field(name);
+    if (!check.has(name)) return { ...props, hint };
+    return {
+      ...props,
+      className: "field--check",
+      hint: props.value.trim() === "" ? CHECK_TEXT.empty : CHECK_TEXT.filled,
+      onInput: (event: Event) => {
+        setCheck((fields) => new Set([...fields].filter((f) => f !== name)));
+        props.onInput(event);
+      },
+    };
+  };
+
   return (
     <Card>
       <CardHeader title="Client Details" id="client-details" />
@@ -135,9 +154,10 @@ export function ClientForm({ userId }: { userId: string | null }) {
             form.setValue(field, value);
           }
         }}
+        onCheck={(fields) => setCheck(new Set(fields))}
       />
       <form ref={form.ref} className="form" noValidate aria-labelledby="client-details" onSubmit={submit}>
-        <Input label="Full Name" autoComplete="off" autoCapitalize="words" {...form.field("name")} />
+        <Input label="Full Name" autoComplete="off" autoCapitalize="words" {...field("name")} />
         <Input
           label="Email Address"
           type="email"
@@ -145,11 +165,11 @@ export function ClientForm({ userId }: { userId: string | null }) {
           autoComplete="off"
           autoCapitalize="none"
           spellcheck={false}
-          {...form.field("email")}
+          {...field("email")}
         />
-        <Input label="Phone Number" type="tel" inputMode="tel" autoComplete="off" {...form.field("phone")} />
-        <Input label="Company" autoComplete="off" hint="Optional" {...form.field("company")} />
-        <Input label="Position" autoComplete="off" hint="Optional" {...form.field("position")} />
+        <Input label="Phone Number" type="tel" inputMode="tel" autoComplete="off" {...field("phone")} />
+        <Input label="Company" autoComplete="off" {...field("company", "Optional")} />
+        <Input label="Position" autoComplete="off" {...field("position", "Optional")} />
         <PhotoPicker photo={photo} onChange={setPhoto} disabled={saving} />
         <Button type="submit" block busy={saving}>
           Save Client

@@ -4,12 +4,14 @@ import { Button } from "../../components/Button.tsx";
 import { Dialog } from "../../components/Dialog.tsx";
 import { AlertIcon, Icon, type IconProps } from "../../components/icons.tsx";
 import { Spinner } from "../../components/Spinner.tsx";
+import type { ClientField } from "../../lib/validation.ts";
 import { toast } from "../../stores/toast.ts";
 import { isAbort, isImageFile, SCAN_TEXT, scanCard, scanFailureReason } from "./scan-card.ts";
 import {
   mergeScan,
   replacements,
   scanOutcome,
+  toCheck,
   type ClientChanges,
   type ClientValues,
   type ScanMerge,
@@ -39,14 +41,17 @@ interface ScanCardProps {
   values: ClientValues;
   /** Sets these fields of the client form. */
   onFill: (changes: ClientChanges) => void;
+  /** The fields to highlight for the user to check against the card (after each scan). */
+  onCheck: (fields: ClientField[]) => void;
   disabled?: boolean;
 }
 
 /**
  * Scan Business Card: a photo of the card, read on the server, fills the client form's
- * empty fields; fields the user typed are replaced only after asking.
+ * empty fields; fields the user typed are replaced only after asking. Fields the card
+ * gave unsurely are handed to `onCheck` to be highlighted.
  */
-export function ScanCard({ values, onFill, disabled = false }: ScanCardProps) {
+export function ScanCard({ values, onFill, onCheck, disabled = false }: ScanCardProps) {
   const [open, setOpen] = useState(false);
   const [step, setStep] = useState<Step>(CHOOSE);
   const camera = useRef<HTMLInputElement>(null);
@@ -78,6 +83,7 @@ export function ScanCard({ values, onFill, disabled = false }: ScanCardProps) {
 
   const finish = (merge: ScanMerge, replace: boolean) => {
     if (replace) onFill(replacements(merge));
+    onCheck(toCheck(merge, replace));
     close();
     toast({ title: SCAN_TEXT.success, description: scanOutcome(merge, replace) });
   };
@@ -97,7 +103,7 @@ export function ScanCard({ values, onFill, disabled = false }: ScanCardProps) {
     try {
       const card = await scanCard(file, controller.signal);
       if (controller.signal.aborted) return;
-      const merge = mergeScan(latest.current, card);
+      const merge = mergeScan(latest.current, card.values, card.doubtful);
       if (Object.keys(merge.fills).length > 0) onFill(merge.fills);
       scan.current = null;
       if (merge.conflicts.length > 0) setStep({ kind: "confirm", merge });

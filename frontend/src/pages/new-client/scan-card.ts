@@ -1,7 +1,8 @@
 // Sending a photo of a business card to the server and reading its answer.
 
 import { api, ApiError } from "../../lib/api.ts";
-import { readScan, type ClientValues } from "./scan-merge.ts";
+import type { ClientField } from "../../lib/validation.ts";
+import { readDoubts, readScan, type ClientValues } from "./scan-merge.ts";
 
 export const SCAN_URL = "/api/business-card/scan";
 /** The multipart field the server reads. */
@@ -37,17 +38,24 @@ export class ScanProblem extends Error {
   }
 }
 
+/** What a card gave: its fields, and those the server read unsurely. */
+export interface CardScan {
+  values: ClientValues;
+  doubtful: ClientField[];
+}
+
 /**
  * POSTs the original file (the server honours EXIF orientation) and returns the
  * fields the card gave. Throws ScanProblem, ApiError, or the transport's error.
  */
-export async function scanCard(file: Blob & { name?: string }, signal?: AbortSignal): Promise<ClientValues> {
+export async function scanCard(file: Blob & { name?: string }, signal?: AbortSignal): Promise<CardScan> {
   if (file.size > CARD_MAX_BYTES) throw new ScanProblem(SCAN_TEXT.tooLarge);
   const body = new FormData();
   body.append(SCAN_FIELD, file, file.name || "card.jpg");
-  const scan = readScan(await api.post<unknown>(SCAN_URL, body, { signal }));
-  if (Object.values(scan).every((v) => v === "")) throw new ScanProblem(SCAN_TEXT.nothingFound);
-  return scan;
+  const answer = await api.post<unknown>(SCAN_URL, body, { signal });
+  const values = readScan(answer);
+  if (Object.values(values).every((v) => v === "")) throw new ScanProblem(SCAN_TEXT.nothingFound);
+  return { values, doubtful: readDoubts(answer) };
 }
 
 export function isAbort(err: unknown): boolean {

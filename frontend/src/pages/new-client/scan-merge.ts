@@ -1,6 +1,6 @@
 // What a scanned business card changes in the client form. The card fills the fields
-// that are empty; a field the user typed is replaced only when they agree to it.
-// Pure: no DOM, no network.
+// that are empty; a field the user typed is replaced only when they agree to it. Fields
+// the server read unsurely are marked for the user to check. Pure: no DOM, no network.
 
 import type { ClientField } from "../../lib/validation.ts";
 
@@ -19,6 +19,15 @@ export const FIELD_LABELS: Readonly<Record<ClientField, string>> = {
   position: "Position",
 };
 
+/** The server is less sure than this of a field it read: the form highlights it. */
+export const CHECK_BELOW = 0.6;
+
+/** Under a field the card filled but could not read for sure, and under one it could not read. */
+export const CHECK_TEXT = {
+  filled: "Check this against the card: it was hard to read.",
+  empty: "The card was hard to read here: type it from the card.",
+} as const;
+
 /** One field the user typed that the card reads differently. */
 export interface ScanConflict {
   field: ClientField;
@@ -36,6 +45,11 @@ export interface ScanMerge {
   fills: ClientChanges;
   /** Typed fields whose value differs from the card's, in form order. */
   conflicts: ScanConflict[];
+  /**
+   * Fields read unsurely that the scan fills, would replace, or could not read while
+   * the form's field is empty: the ones to check, in form order.
+   */
+  unsure: ClientField[];
 }
 
 /** White space runs as one space, none at the ends. */
@@ -73,22 +87,51 @@ export function sameValue(field: ClientField, typed: string, scanned: string): b
   return tidy(typed).toLowerCase() === tidy(scanned).toLowerCase();
 }
 
-/** What the card would change in the form whose values are `current`. */
-export function mergeScan(current: ClientValues, scan: ClientValues): ScanMerge {
+/**
+ * The fields of the server's answer whose `confidence` (0–1 per field) is under
+ * CHECK_BELOW; an answer without confidences has none.
+ */
+export function readDoubts(body: unknown): ClientField[] {
+  const record = typeof body === "object" && body !== null ? (body as Record<string, unknown>) : {};
+  const confidence = record.confidence;
+  if (typeof confidence !== "object" || confidence === null) return [];
+  const sure = confidence as Record<string, unknown>;
+  return CARD_FIELDS.filter((f) => typeof sure[f] === "number" && (sure[f] as number) < CHECK_BELOW);
+}
+
+/**
+ * What the card would change in the form whose values are `current`; `doubtful` are
+ * the fields the server read unsurely.
+ */
+export function mergeScan(current: ClientValues, scan: ClientValues, doubtful: ClientField[] = []): ScanMerge {
   const found: ClientField[] = [];
   const fills: ClientChanges = {};
   const conflicts: ScanConflict[] = [];
+  const unsure: ClientField[] = [];
   for (const field of CARD_FIELDS) {
     const scanned = tidy(scan[field] ?? "");
-    if (scanned === "") continue;
-    found.push(field);
     const typed = current[field] ?? "";
-    if (tidy(typed) === "") fills[field] = scanned;
-    else if (!sameValue(field, typed, scanned)) {
+    const doubted = doubtful.includes(field);
+    if (scanned === "") {
+      if (doubted && tidy(typed) === "") unsure.push(field);
+      continue;
+    }
+    found.push(field);
+    if (tidy(typed) === "") {
+      fills[field] = scanned;
+      if (doubted) unsure.push(field);
+    } else if (!sameValue(field, typed, scanned)) {
       conflicts.push({ field, label: FIELD_LABELS[field], typed, scanned });
+      if (doubted) unsure.push(field);
     }
   }
-  return { found, fills, conflicts };
+  return { found, fills, conflicts, unsure };
+}
+
+/** The fields to highlight once the user answered: a typed value kept needs no check. */
+export function toCheck(merge: ScanMerge, replaced: boolean): ClientField[] {
+  const kept = replaced ? [] : merge.conflicts.map((c) => c.field);
+  return merge.unsure.filter((f) => !kept.includes(f));
 }
 
 /** The card's values for the typed fields that differ: what Replace changes. */
@@ -118,5 +161,7 @@ export function scanOutcome(merge: ScanMerge, replaced: boolean): string {
     parts.push(replaced ? `Replaced ${listOf(conflicting)}.` : `Kept what you typed in ${listOf(conflicting)}.`);
   }
   if (parts.length === 0) parts.push("The form already had these details.");
+  const check = labels(toCheck(merge, replaced));
+  if (check.length > 0) parts.push(`Check ${listOf(check)}: the card was hard to read there.`);
   return parts.join(" ");
 }
