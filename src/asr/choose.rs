@@ -35,7 +35,9 @@ pub fn plan(choice: AsrChoice, models: &ModelsDir) -> Result<Plan, EngineError> 
         AsrChoice::Whisper => whisper.ok_or_else(whisper_missing),
         AsrChoice::Vosk => vosk(),
         AsrChoice::Auto => match (whisper, vosk()) {
-            (Some(whisper), Ok(vosk)) => Ok(if prefers_whisper() { whisper } else { vosk }),
+            (Some(whisper), Ok(vosk)) => {
+                Ok(if prefers_whisper(std::env::consts::ARCH, cores()) { whisper } else { vosk })
+            }
             (Some(whisper), Err(_)) => Ok(whisper),
             (None, Ok(vosk)) => Ok(vosk),
             (None, Err(_)) => Err(EngineError::Missing(
@@ -55,9 +57,27 @@ pub fn load(choice: AsrChoice, models: &ModelsDir) -> Result<Box<dyn Transcriber
     })
 }
 
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
+}
+
 /// Whisper's decoder needs cores to keep up; a Pi or a dual-core box is
 /// better served by Vosk.
-fn prefers_whisper() -> bool {
-    let cores = std::thread::available_parallelism().map_or(1, usize::from);
-    std::env::consts::ARCH == "x86_64" && cores >= 4
+fn prefers_whisper(arch: &str, cores: usize) -> bool {
+    arch == "x86_64" && cores >= 4
+}
+
+#[cfg(test)]
+mod tests {
+    use super::prefers_whisper;
+
+    #[test]
+    fn auto_takes_vosk_on_a_raspberry_pi_whatever_its_cores_and_on_a_laptop_with_fewer_than_four() {
+        for cores in [1, 4, 8] {
+            assert!(!prefers_whisper("aarch64", cores), "a Pi with {cores} cores");
+        }
+        assert!(!prefers_whisper("x86_64", 2));
+        assert!(!prefers_whisper("x86_64", 3));
+        assert!(prefers_whisper("x86_64", 4));
+    }
 }

@@ -1,41 +1,22 @@
 //! Administration: server-side admins, their API, and the CLI beside a
 //! running server or on the database alone.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use serde_json::json;
 
-use crate::browser::{Browser, signed_in_user, signup_form};
-use crate::harness::{BIN, cli, spawn_app, spawn_app_with, spawn_with, text};
+use crate::browser::{Browser, sign_in_admin, signed_in_user, signup_form};
+use crate::harness::{ADMIN_PASSWORD, BIN, cli, create_admin_with, spawn_app, spawn_app_with, spawn_with, text};
 
 const PASSWORD: &str = "correct horse";
-pub const ADMIN_PASSWORD: &str = "a long admin passphrase";
 
 /// `debrief admin create --username NAME --password-stdin`.
 pub fn create_admin(data_dir: &std::path::Path, username: &str) -> std::process::Output {
-    let mut child = Command::new(BIN)
-        .args(["admin", "create", "--username", username, "--password-stdin", "--data-dir"])
-        .arg(data_dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(format!("{ADMIN_PASSWORD}\n").as_bytes()).unwrap();
-    child.wait_with_output().unwrap()
+    create_admin_with(Command::new(BIN), data_dir, username)
 }
 
 pub fn admin_browser(base: &str, username: &str) -> Browser {
-    let mut admin = Browser::new(base);
-    let login = admin.post("/api/admin/login", json!({"username": username, "password": ADMIN_PASSWORD}));
-    assert_eq!(login.status, 200, "{}", login.text);
-    let cookie = login.set_cookie.iter().find(|c| c.starts_with("debrief_admin=")).expect("an admin cookie").clone();
-    assert!(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"), "{cookie}");
-    admin.cookie = None;
-    admin.extra_cookie =
-        Some(format!("debrief_admin={}", cookie.trim_start_matches("debrief_admin=").split(';').next().unwrap()));
-    admin
+    sign_in_admin(Browser::new(base), username)
 }
 
 const ADMIN_ROUTES: [(&str, &str); 11] = [

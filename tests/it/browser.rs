@@ -3,10 +3,11 @@
 
 use serde_json::Value;
 
-use crate::harness::client;
+use crate::harness::{ADMIN_PASSWORD, agent_trusting, client};
 
 pub struct Browser {
     pub base: String,
+    pub agent: ureq::Agent,
     pub cookie: Option<String>,
     /// Another cookie sent as is (the admin session's).
     pub extra_cookie: Option<String>,
@@ -22,7 +23,13 @@ pub struct Reply {
 
 impl Browser {
     pub fn new(base: &str) -> Self {
-        Self { base: base.to_owned(), cookie: None, extra_cookie: None, origin: Some(base.to_owned()) }
+        Self { base: base.to_owned(), agent: client(), cookie: None, extra_cookie: None, origin: Some(base.to_owned()) }
+    }
+
+    /// Over HTTPS, trusting only `ca_pem`, as a phone that installed the
+    /// server's local authority.
+    pub fn trusting(base: &str, ca_pem: &[u8]) -> Self {
+        Self { agent: agent_trusting(ca_pem), ..Self::new(base) }
     }
 
     /// The same session on another server run (after a restart).
@@ -62,7 +69,7 @@ impl Browser {
         if !payload.is_empty() {
             req = req.header("Content-Type", "application/json");
         }
-        let mut res = client().run(req.body(payload).unwrap()).unwrap();
+        let mut res = self.agent.run(req.body(payload).unwrap()).unwrap();
         let set_cookie: Vec<String> =
             res.headers().get_all("set-cookie").iter().map(|v| v.to_str().unwrap().to_owned()).collect();
         for header in &set_cookie {
@@ -87,9 +94,26 @@ pub fn signup_form(email: &str, password: &str) -> Value {
 
 /// Signs up and signs in; returns the signed-in browser.
 pub fn signed_in_user(base: &str, email: &str, password: &str) -> Browser {
-    let mut browser = Browser::new(base);
+    sign_up_and_in(Browser::new(base), email, password)
+}
+
+/// [`signed_in_user`] in `browser`.
+pub fn sign_up_and_in(mut browser: Browser, email: &str, password: &str) -> Browser {
     assert_eq!(browser.post("/api/auth/signup", signup_form(email, password)).status, 201);
     let login = browser.post("/api/auth/login", serde_json::json!({"email": email, "password": password}));
     assert_eq!(login.status, 200, "{}", login.text);
     browser
+}
+
+/// Signs `admin` in as `username` (with [`ADMIN_PASSWORD`]); it then sends
+/// the admin cookie alone.
+pub fn sign_in_admin(mut admin: Browser, username: &str) -> Browser {
+    let login = admin.post("/api/admin/login", serde_json::json!({"username": username, "password": ADMIN_PASSWORD}));
+    assert_eq!(login.status, 200, "{}", login.text);
+    let cookie = login.set_cookie.iter().find(|c| c.starts_with("debrief_admin=")).expect("an admin cookie").clone();
+    assert!(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"), "{cookie}");
+    admin.cookie = None;
+    admin.extra_cookie =
+        Some(format!("debrief_admin={}", cookie.trim_start_matches("debrief_admin=").split(';').next().unwrap()));
+    admin
 }

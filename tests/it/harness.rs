@@ -9,6 +9,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_debrief");
+pub const ADMIN_PASSWORD: &str = "a long admin passphrase";
 
 pub struct TestApp {
     pub url: String,
@@ -38,8 +39,14 @@ pub fn spawn_app_with(args: &[&str]) -> TestApp {
 /// say otherwise; the error carries everything the process printed when it
 /// exits before its ready line.
 pub fn spawn_with(data_dir: &Path, args: &[&str]) -> Result<TestApp, String> {
+    spawn_program(Command::new(BIN), data_dir, args)
+}
+
+/// [`spawn_with`] for `program`, a command that runs some build of debrief
+/// (the Raspberry Pi's under an emulator, say).
+pub fn spawn_program(mut program: Command, data_dir: &Path, args: &[&str]) -> Result<TestApp, String> {
     let bind: &[&str] = if args.contains(&"--bind") { &[] } else { &["--bind", "127.0.0.1:0"] };
-    let mut child = Command::new(BIN)
+    let mut child = program
         .arg("serve")
         .args(bind)
         .arg("--data-dir")
@@ -129,9 +136,33 @@ pub fn client() -> ureq::Agent {
     ureq::Agent::config_builder().http_status_as_error(false).build().new_agent()
 }
 
+/// An HTTP client that trusts only `ca_pem` (the local authority of a
+/// data directory, or a certificate of one's own).
+pub fn agent_trusting(ca_pem: &[u8]) -> ureq::Agent {
+    let ca = ureq::tls::Certificate::from_pem(ca_pem).unwrap();
+    let tls = ureq::tls::TlsConfig::builder().root_certs(ureq::tls::RootCerts::Specific(Arc::new(vec![ca]))).build();
+    ureq::Agent::config_builder().tls_config(tls).http_status_as_error(false).build().new_agent()
+}
+
 /// Runs `debrief ARGS --data-dir DIR` to completion.
 pub fn cli(data_dir: &Path, args: &[&str]) -> std::process::Output {
     Command::new(BIN).args(args).arg("--data-dir").arg(data_dir).output().expect("the binary runs")
+}
+
+/// `debrief admin create --username NAME --password-stdin` run by
+/// `program`, some build of debrief.
+pub fn create_admin_with(mut program: Command, data_dir: &Path, username: &str) -> std::process::Output {
+    use std::io::Write;
+    let mut child = program
+        .args(["admin", "create", "--username", username, "--password-stdin", "--data-dir"])
+        .arg(data_dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child.stdin.take().unwrap().write_all(format!("{ADMIN_PASSWORD}\n").as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
 }
 
 pub fn text(out: &[u8]) -> String {

@@ -5,18 +5,11 @@
 
 use std::io::Write;
 use std::process::{Command, Stdio};
-use std::sync::Arc;
 
-use crate::harness::{client, spawn_app, spawn_with};
+use crate::harness::{agent_trusting, client, spawn_app, spawn_with};
 
 fn header(res: &ureq::http::Response<ureq::Body>, name: &str) -> String {
     res.headers().get(name).map(|v| v.to_str().unwrap().to_owned()).unwrap_or_default()
-}
-
-fn agent_trusting(ca_pem: &[u8]) -> ureq::Agent {
-    let ca = ureq::tls::Certificate::from_pem(ca_pem).unwrap();
-    let tls = ureq::tls::TlsConfig::builder().root_certs(ureq::tls::RootCerts::Specific(Arc::new(vec![ca]))).build();
-    ureq::Agent::config_builder().tls_config(tls).http_status_as_error(false).build().new_agent()
 }
 
 fn json(agent: &ureq::Agent, url: &str) -> serde_json::Value {

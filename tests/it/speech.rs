@@ -4,6 +4,16 @@
 use std::path::Path;
 use std::process::Command;
 
+/// A Korean sentence ("Hello. Thank you for coming to today's meeting. I
+/// will send the quote next Monday."): the only Vosk model a registry
+/// carries is Korean.
+pub const KOREAN: &str = "안녕하세요. 오늘 회의에 와 주셔서 감사합니다. 다음 주 월요일에 견적서를 보내 드리겠습니다.";
+
+/// A Hangul syllable: what a Korean transcript is made of.
+pub fn is_hangul(c: char) -> bool {
+    ('\u{AC00}'..='\u{D7A3}').contains(&c)
+}
+
 /// `text` spoken by espeak-ng in `voice`, as a 16 kHz mono 16-bit WAV.
 pub fn spoken(text: &str, voice: &str) -> Vec<u8> {
     let dir = tempfile::tempdir().unwrap();

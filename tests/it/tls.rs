@@ -1,19 +1,11 @@
 //! HTTPS by default, with a certificate phones can be taught to trust.
 
-use std::sync::Arc;
-
 use serde_json::json;
 
-use crate::admin::{ADMIN_PASSWORD, create_admin};
-use crate::browser::signup_form;
-use crate::harness::spawn_with;
+use crate::admin::create_admin;
+use crate::browser::{Browser, signup_form};
+use crate::harness::{ADMIN_PASSWORD, agent_trusting, spawn_with};
 use x509_parser::prelude::*;
-
-fn agent_trusting(ca_pem: &[u8]) -> ureq::Agent {
-    let ca = ureq::tls::Certificate::from_pem(ca_pem).unwrap();
-    let tls = ureq::tls::TlsConfig::builder().root_certs(ureq::tls::RootCerts::Specific(Arc::new(vec![ca]))).build();
-    ureq::Agent::config_builder().tls_config(tls).http_status_as_error(false).build().new_agent()
-}
 
 /// The `name` cookie that a JSON POST to `url` sets.
 fn cookie_set_by(agent: &ureq::Agent, url: &str, body: serde_json::Value, name: &str) -> String {
@@ -211,12 +203,11 @@ fn a_certificate_of_ones_own_is_served_as_given() {
 fn the_session_cookie_is_secure_over_https() {
     let dir = tempfile::tempdir().unwrap();
     let app = spawn_with(dir.path(), &[]).unwrap();
-    let agent = agent_trusting(&std::fs::read(dir.path().join("tls/ca.pem")).unwrap());
-    let signup = agent.post(format!("{}/api/auth/signup", app.url)).header("Content-Type", "application/json");
-    signup.send(signup_form("secure@example.com", "correct horse").to_string().as_bytes()).unwrap();
-    let login = json!({"email": "secure@example.com", "password": "correct horse"});
-    let cookie = cookie_set_by(&agent, &format!("{}/api/auth/login", app.url), login, "debrief_session");
-    assert!(is_secure(&cookie), "{cookie}");
+    let mut browser = Browser::trusting(&app.url, &std::fs::read(dir.path().join("tls/ca.pem")).unwrap());
+    assert_eq!(browser.post("/api/auth/signup", signup_form("secure@example.com", "correct horse")).status, 201);
+    let login = browser.post("/api/auth/login", json!({"email": "secure@example.com", "password": "correct horse"}));
+    let cookie = login.set_cookie.iter().find(|c| c.starts_with("debrief_session=")).expect("a session cookie");
+    assert!(is_secure(cookie), "{cookie}");
 }
 
 #[test]

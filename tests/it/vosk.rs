@@ -12,6 +12,8 @@ use debrief::asr::{EngineError, Transcriber, Transcript};
 use debrief::models::ModelsDir;
 use tempfile::TempDir;
 
+use crate::speech::{KOREAN, is_hangul};
+
 /// A models folder laid out as an install leaves it, linking to the
 /// fetched library and Korean model.
 fn installed_models() -> (TempDir, ModelsDir) {
@@ -31,13 +33,11 @@ fn run(program: &str, args: &[&str]) {
     assert!(status.success(), "{program} {args:?} failed");
 }
 
-/// A spoken Korean sentence ("Hello. Thank you for coming to today's
-/// meeting. I will send the quote next Monday."), as espeak-ng writes it
-/// (22.05 kHz) and converted by sox to 16 kHz mono.
+/// [`KOREAN`] spoken, as espeak-ng writes it (22.05 kHz) and converted by
+/// sox to 16 kHz mono.
 fn korean_speech(dir: &Path) -> (PathBuf, PathBuf) {
     let (raw, converted) = (dir.join("raw.wav"), dir.join("speech.wav"));
-    let sentence = "안녕하세요. 오늘 회의에 와 주셔서 감사합니다. 다음 주 월요일에 견적서를 보내 드리겠습니다.";
-    run("espeak-ng", &["-v", "ko", "-w", raw.to_str().unwrap(), sentence]);
+    run("espeak-ng", &["-v", "ko", "-w", raw.to_str().unwrap(), KOREAN]);
     run("sox", &[raw.to_str().unwrap(), "-r", "16000", "-c", "1", "-b", "16", converted.to_str().unwrap()]);
     (raw, converted)
 }
@@ -46,10 +46,6 @@ fn transcribe(vosk: &mut Vosk, samples: &[f32]) -> (Transcript, Vec<u8>) {
     let mut reports = Vec::new();
     let transcript = vosk.transcribe(samples, &mut |p| reports.push(p)).unwrap();
     (transcript, reports)
-}
-
-fn is_hangul(c: char) -> bool {
-    ('\u{AC00}'..='\u{D7A3}').contains(&c)
 }
 
 #[test]
