@@ -1,8 +1,10 @@
-"""What every benchmark shares: the result row, the run context and a
-server started on a free port with its own data folder."""
+"""What every benchmark shares: the result row, the run context, a
+server started on a free port with its own data folder, and the
+summariser run over a batch of transcripts."""
 
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -28,6 +30,9 @@ class Row:
     values: dict = field(default_factory=dict)
     # Requests that failed while measuring: any fails even a quick pass.
     errors: int = 0
+    # A quality figure (recall, accuracy, ROUGE) does not vary from run to
+    # run or with the machine's load, so its budget holds in a quick pass too.
+    quality: bool = False
 
 
 def median(xs):
@@ -124,6 +129,42 @@ class Http:
                 self.cookie = cookie.split(";", 1)[0]
             text = res.read()
             return json.loads(text) if text and res.headers.get_content_type() == "application/json" else text
+
+
+def import_models(ctx, names, into):
+    """The test models `names` (folders of ctx.models) imported into a fresh
+    models folder, as `debrief models import` does for a user."""
+    for name in names:
+        subprocess.run([ctx.bin, "models", "import", os.path.join(ctx.models, name), "--models-dir", into,
+                        "--data-dir", os.path.join(into, "data")], check=True, capture_output=True)
+
+
+def summarise_batch(ctx, files, models_dir, summariser, meeting_date=None, me=None, client=None, extra=()):
+    """`debrief summarise --batch FILE... --json`: the model loads once and
+    each file gets one JSON line. Returns the answers keyed by file, the
+    process's CPU and wall seconds and its stderr."""
+    flags = [("--meeting-date", meeting_date), ("--me", me), ("--client", client)]
+    args = [ctx.bin, "summarise", "--batch", *files, "--json", "--summariser", summariser, "--models-dir", models_dir,
+            *[part for flag, value in flags if value for part in (flag, value)], *extra]
+    cpu_before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    out = subprocess.run(args, capture_output=True, text=True)
+    wall = time.perf_counter() - started
+    cpu_after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if out.returncode != 0:
+        raise RuntimeError(f"debrief summarise --batch --summariser {summariser} failed:\n{out.stderr[-2000:]}")
+    # Keyed by the file as given, whatever form of its path the answer names.
+    given = {os.path.realpath(f): f for f in files}
+    answers = {}
+    for line in out.stdout.splitlines():
+        if line.strip():
+            answer = json.loads(line)
+            answers[given.get(os.path.realpath(answer["file"]), answer["file"])] = answer
+    missing = [f for f in files if f not in answers]
+    if missing:
+        raise RuntimeError(f"debrief summarise --batch gave no answer for {missing}")
+    cpu = (cpu_after.ru_utime - cpu_before.ru_utime) + (cpu_after.ru_stime - cpu_before.ru_stime)
+    return answers, cpu, wall, out.stderr
 
 
 class Context:

@@ -19,7 +19,7 @@ from lib import Context, Row  # noqa: E402
 
 # In table order. Each module has ROWS (the measures it reports, so a
 # failure can name them) and measure(ctx) -> list[Row].
-BENCHMARKS = ["speech", "summary", "http", "cards", "footprint", "browser"]
+BENCHMARKS = ["speech", "summary", "meetings", "qmsum", "http", "cards", "footprint", "browser"]
 
 
 def machine():
@@ -87,9 +87,10 @@ def main():
     failed_requests = {r.measure: r.errors for r in rows if r.errors}
     for measure, count in failed_requests.items():
         print(f"{measure}: {count} request(s) failed under load", file=sys.stderr)
-    # A quick pass proves every row is produced without a failed request; a
-    # full run also holds the budgets.
-    sys.exit(0 if measured and not failed_requests and (args.quick or all(r.passed for r in rows)) else 1)
+    # A quick pass proves every row is produced without a failed request and
+    # holds the quality budgets; a full run holds every budget.
+    held = all(r.passed for r in rows if r.quality or not args.quick)
+    sys.exit(0 if measured and not failed_requests and held else 1)
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ import sys
 import time
 import wave
 
-from lib import Row, median, multipart, rss_kb, signed_in
+from lib import Row, import_models, median, multipart, rss_kb, signed_in
 
 ROWS = ["Whisper tiny.en, 60 s clip", "Vosk, 60 s clip", "memory while transcribing (Whisper tiny.en)"]
 
@@ -45,12 +45,6 @@ def make_clip(models, out):
         w.setsampwidth(2)
         w.setframerate(RATE)
         w.writeframes(frames)
-
-
-def import_models(ctx, items, into):
-    for item in items:
-        subprocess.run([ctx.bin, "models", "import", os.path.join(ctx.models, item), "--models-dir", into,
-                        "--data-dir", os.path.join(into, "data")], check=True, capture_output=True)
 
 
 def threads_env():
