@@ -1,5 +1,5 @@
-//! `debrief transcribe FILE.wav` and `debrief summarise FILE.txt`: the same
-//! engines as the server's jobs, on a file, with progress on stderr.
+//! `debrief transcribe FILE.wav` and `debrief summarise FILE.txt…`: the same
+//! engines as the server's jobs, on files, with progress on stderr.
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -8,9 +8,10 @@ use clap::Args;
 use serde::Serialize;
 
 use crate::asr::{AsrChoice, Transcript};
+use crate::domain::action_item::parse_iso;
 use crate::models::ModelsDir;
 use crate::progress::Progress;
-use crate::summarise::{SummariserChoice, SummariserOptions, Summary};
+use crate::summarise::{MeetingContext, SummariserChoice, SummariserOptions, Summary};
 
 #[derive(Debug, Args)]
 pub struct TranscribeArgs {
@@ -26,13 +27,34 @@ pub struct TranscribeArgs {
 
 #[derive(Debug, Args)]
 pub struct SummariseArgs {
-    /// A transcript as plain text.
-    file: PathBuf,
+    /// Transcripts as plain text ("Name: …" speaker labels are read); more
+    /// than one with --batch.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
     #[arg(long, env = "DEBRIEF_SUMMARISER", default_value = "auto", value_enum)]
     summariser: SummariserChoice,
-    /// Print JSON: the summary, the next steps and how long each part took.
+    /// Print JSON: the summary, the next steps, the action items and how
+    /// long each part took.
     #[arg(long)]
     json: bool,
+    /// Summarise every file with one loaded model; with --json, one line of
+    /// JSON per file.
+    #[arg(long)]
+    batch: bool,
+    /// The day of the meeting (YYYY-MM-DD), for deadlines such as "by
+    /// Friday" [default: today].
+    #[arg(long, value_parser = meeting_date)]
+    meeting_date: Option<time::Date>,
+    /// The consultant's name, as speaker labels or the talk may say it.
+    #[arg(long)]
+    me: Option<String>,
+    /// The client's name.
+    #[arg(long)]
+    client: Option<String>,
+}
+
+fn meeting_date(text: &str) -> Result<time::Date, String> {
+    parse_iso(text).ok_or_else(|| format!("{text:?} is not a date: give it as YYYY-MM-DD"))
 }
 
 /// How long the parts took, in milliseconds: model loading apart, so a
@@ -66,7 +88,20 @@ struct SummaryTimings {
 struct SummariseOutput {
     #[serde(flatten)]
     summary: Summary,
+    summariser: SummariserChoice,
     timings: SummaryTimings,
+}
+
+/// One line of `--batch --json`: a file's result, flat.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct BatchLine<'a> {
+    file: &'a std::path::Path,
+    #[serde(flatten)]
+    summary: Summary,
+    summariser: SummariserChoice,
+    load_ms: u64,
+    summarise_ms: u64,
 }
 
 pub fn transcribe(models: &ModelsDir, args: TranscribeArgs) -> anyhow::Result<i32> {
@@ -95,21 +130,43 @@ pub fn transcribe(models: &ModelsDir, args: TranscribeArgs) -> anyhow::Result<i3
 }
 
 pub fn summarise(models: &ModelsDir, args: SummariseArgs) -> anyhow::Result<i32> {
-    let text =
-        std::fs::read_to_string(&args.file).map_err(|e| anyhow::anyhow!("cannot read {}: {e}", args.file.display()))?;
+    if args.files.len() > 1 && !args.batch {
+        anyhow::bail!("give --batch to summarise several files with one loaded model");
+    }
+    // Every file is read first: a missing one fails before the model loads.
+    let texts = args
+        .files
+        .iter()
+        .map(|file| std::fs::read_to_string(file).map_err(|e| anyhow::anyhow!("cannot read {}: {e}", file.display())))
+        .collect::<anyhow::Result<Vec<String>>>()?;
+    let context = MeetingContext {
+        date: args.meeting_date.unwrap_or_else(|| time::OffsetDateTime::now_utc().date()),
+        me: args.me.clone(),
+        client: args.client.clone(),
+    };
     let started = Instant::now();
     let mut engine = crate::summarise::load(args.summariser, models, &SummariserOptions::default())?;
     let load_ms = elapsed_ms(started);
-    let started = Instant::now();
-    let mut progress = Progress::percent("summarising");
-    let summary: Summary = engine.summarise(&text, &mut |p| progress.set(u64::from(p)))?;
-    progress.finish();
-    let timings = SummaryTimings { load_ms, summarise_ms: elapsed_ms(started) };
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&SummariseOutput { summary, timings })?);
-    } else {
-        println!("Summary\n\n{}\n\nNext steps\n", summary.summary);
-        summary.next_steps.iter().for_each(|step| println!("- {step}"));
+    let summariser = engine.choice();
+    for (file, text) in args.files.iter().zip(&texts) {
+        let started = Instant::now();
+        let mut progress = Progress::percent("summarising");
+        let summary: Summary = engine.summarise(text, &context, &mut |p| progress.set(u64::from(p)))?;
+        progress.finish();
+        let summarise_ms = elapsed_ms(started);
+        if args.json && args.batch {
+            let line = BatchLine { file, summary, summariser, load_ms, summarise_ms };
+            println!("{}", serde_json::to_string(&line)?);
+        } else if args.json {
+            let timings = SummaryTimings { load_ms, summarise_ms };
+            println!("{}", serde_json::to_string_pretty(&SummariseOutput { summary, summariser, timings })?);
+        } else {
+            if args.batch {
+                println!("== {}\n", file.display());
+            }
+            println!("Summary\n\n{}\n\nNext steps\n", summary.summary);
+            summary.next_steps.iter().for_each(|step| println!("- {step}"));
+        }
     }
     Ok(0)
 }

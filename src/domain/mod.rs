@@ -4,6 +4,7 @@
 //! messages are the product's, word for word, and the browser mirrors them
 //! (both sides run `tests/vectors/validation.json`).
 
+pub mod action_item;
 pub mod client;
 pub mod fields;
 pub mod ids;

@@ -8,8 +8,11 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use super::Shared;
 use super::engines::Loaded;
 use crate::clock::now_ms;
+use crate::domain::client::ClientRecord;
 use crate::domain::job::{JobRecord, Stage};
+use crate::domain::user::UserRecord;
 use crate::engine::EngineError;
+use crate::summarise::MeetingContext;
 
 /// How a stage ended, when it did not finish.
 enum Stop {
@@ -76,13 +79,17 @@ fn transcribe(shared: &Shared, loaded: &mut Loaded, job: JobRecord) -> Result<Jo
 fn summarise(shared: &Shared, loaded: &mut Loaded, job: JobRecord) -> Result<(), Stop> {
     let started = std::time::Instant::now();
     let record = shared.store.as_worker().client(&job).map_err(gone_or_failed)?;
-    let transcript = record.transcription.unwrap_or_default();
+    let transcript = record.transcription.clone().unwrap_or_default();
     let summary = if transcript.trim().is_empty() {
         // Nothing was said: no summary rather than an invented one.
         crate::summarise::Summary::default()
     } else {
+        let user = shared.store.as_worker().owner(&job).map_err(gone_or_failed)?;
+        let context = meeting_context(&job, user.as_ref(), &record);
         let summariser = loaded.summariser(&shared.engines).map_err(summary_stop)?;
-        summariser.summarise(&transcript, &mut |percent| shared.live.report(&job, percent)).map_err(summary_stop)?
+        summariser
+            .summarise(&transcript, &context, &mut |percent| shared.live.report(&job, percent))
+            .map_err(summary_stop)?
     };
     tracing::info!(client = %job.client, seconds = started.elapsed().as_secs_f32(), "summarised a transcript");
     match shared.store.as_worker().save_summary(job.client, summary.summary, summary.next_steps.join("\n"), now_ms()) {
@@ -93,6 +100,23 @@ fn summarise(shared: &Shared, loaded: &mut Loaded, job: JobRecord) -> Result<(),
         Ok(None) => Err(Stop::Gone),
         Err(e) => Err(gone_or_failed(e)),
     }
+}
+
+/// What the summariser is told about the meeting: its date (the day the
+/// recording came in, in the user's time zone), the user's name as the
+/// consultant's, the client's name.
+fn meeting_context(job: &JobRecord, user: Option<&UserRecord>, client: &ClientRecord) -> MeetingContext {
+    let recorded = time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(job.created_at) * 1_000_000)
+        .unwrap_or(time::OffsetDateTime::UNIX_EPOCH);
+    let date = recorded.to_offset(user_zone(user)).date();
+    let me = user.map(|u| format!("{} {}", u.first_name, u.last_name).trim().to_string()).filter(|n| !n.is_empty());
+    MeetingContext { date, me, client: Some(client.name.clone()).filter(|n| !n.trim().is_empty()) }
+}
+
+/// The user's time zone. Users do not store one yet, so it is UTC: a
+/// deadline said near midnight may resolve a day off until they do.
+fn user_zone(_user: Option<&UserRecord>) -> time::UtcOffset {
+    time::UtcOffset::UTC
 }
 
 fn gone_or_failed(e: crate::store::StoreError) -> Stop {

@@ -7,9 +7,10 @@ use super::blobs::{Blob, delete_blob, put_blob, read_blob};
 use super::codec::decode;
 use super::records::{get_user, put_user, set_password_in};
 use super::tables::{USERS, USERS_BY_EMAIL};
-use super::views::{AdminView, OwnerView};
+use super::views::{AdminView, OwnerView, WorkerView};
 use super::{Store, StoreError, StoreResult, clients, meta, resets, sessions};
 use crate::domain::ids::{TokenHash, UserId};
+use crate::domain::job::JobRecord;
 use crate::domain::user::{NewUser, ProfileUpdate, UserRecord};
 
 impl Store {
@@ -88,6 +89,15 @@ impl OwnerView<'_> {
         let user: Option<UserRecord> =
             tx.open_table(USERS)?.get(self.owner.key())?.map(|v| decode(v.value())).transpose()?;
         user.and_then(|u| u.avatar).map(|blob| read_blob(&tx, blob)).transpose()
+    }
+}
+
+impl WorkerView<'_> {
+    /// Who `job` works for, whose name tells the summary which side is
+    /// "me"; `None` once the account is gone.
+    pub fn owner(&self, job: &JobRecord) -> StoreResult<Option<UserRecord>> {
+        let tx = self.store.read()?;
+        tx.open_table(USERS)?.get(job.owner.key())?.map(|v| decode(v.value())).transpose()
     }
 }
 

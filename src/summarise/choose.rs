@@ -1,17 +1,17 @@
-//! Which summariser runs: `auto` takes the sentence-embedding one when its
-//! model is installed, else the lexical one (no model, never empty); `llm`
-//! only when asked for. An explicit choice whose model is missing is an
-//! error that names the fix.
+//! Which summariser runs: `auto` takes the extractive one with sentence
+//! embeddings when their model is installed, else without (no model, never
+//! empty); `llm` only when asked for, rewriting what `auto` finds. An
+//! explicit choice whose model is missing is an error that names the fix.
 
 use std::path::PathBuf;
 
-use super::embedding::EmbeddingSummariser;
-use super::lexical::Lexical;
+use super::extractive::Extractive;
 use super::llm::LlmSummariser;
 use super::{EngineError, Summariser};
 use crate::models::ModelsDir;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum SummariserChoice {
     /// Sentence embeddings when installed, else lexical.
     #[default]
@@ -37,20 +37,11 @@ impl std::fmt::Display for SummariserChoice {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SummariserOptions {
-    /// Most tokens the LLM writes per call (each stretch, each merge).
+    /// Most tokens the LLM writes: its rewrite of the summary and the items.
     pub max_new_tokens: usize,
-    /// Most tokens per LLM call, prompt and answer together (capped by the
-    /// model's own context). Smaller is faster: attention grows with it.
+    /// Most tokens of the LLM's call, prompt and answer together (capped by
+    /// the model's own context). Smaller is faster: attention grows with it.
     pub context_tokens: usize,
-    /// The LLM reads one prompt of transcript per this many tokens of
-    /// meeting (rounded, at least one): of a longer meeting, the salient
-    /// sentences (commitments, then the most central of each part). 6,000
-    /// tokens is about 30 minutes of talk, and a full 2,048-token prompt
-    /// took SmolLM2-135M about 40 s of CPU on 2 cores, so a 30-minute
-    /// meeting is one such call; reading all of it in four calls and a
-    /// merge took 3.5 times as long, and the small model's notes on notes
-    /// were worse than its notes on the salient sentences.
-    pub meeting_tokens_per_prompt: usize,
     /// An LLM whose weights take at most this many MB as f32 runs in f32:
     /// about 5× faster on the transcript than quantised, for about twice
     /// that in peak memory. A larger one stays quantised (re-quantised to
@@ -61,7 +52,7 @@ pub struct SummariserOptions {
 
 impl Default for SummariserOptions {
     fn default() -> Self {
-        Self { max_new_tokens: 200, context_tokens: 2048, meeting_tokens_per_prompt: 6000, max_f32_weights_mb: 1024 }
+        Self { max_new_tokens: 320, context_tokens: 2048, max_f32_weights_mb: 1024 }
     }
 }
 
@@ -113,24 +104,25 @@ pub fn load(
         SummariserChoice::Embedding => {
             let dir =
                 status.embedding.ok_or_else(|| EngineError::Missing(format!("{NO_EMBEDDING}: {EMBEDDING_FIX}")))?;
-            Ok(Box::new(EmbeddingSummariser::load(&dir)?))
+            Ok(Box::new(Extractive::with_embeddings(&dir)?))
         }
         SummariserChoice::Llm => {
             let dir = status.llm.ok_or_else(|| EngineError::Missing(format!("{NO_LLM}: {LLM_FIX}")))?;
-            Ok(Box::new(LlmSummariser::load(&dir, models, options)?))
+            Ok(Box::new(LlmSummariser::load(&dir, auto(models).1, options)?))
         }
-        SummariserChoice::Lexical => Ok(Box::new(Lexical)),
+        SummariserChoice::Lexical => Ok(Box::new(Extractive::lexical())),
     }
 }
 
-/// What `auto` runs, and which one that is. A damaged embedding model does
-/// not stop summaries: the lexical summariser stands in, with a warning.
-pub(super) fn auto(models: &ModelsDir) -> (SummariserChoice, Box<dyn Summariser>) {
+/// What `auto` runs, and which one that is: the extractive summariser,
+/// with embeddings when their model is installed. A damaged embedding
+/// model does not stop summaries: word statistics stand in, with a warning.
+fn auto(models: &ModelsDir) -> (SummariserChoice, Box<dyn Summariser>) {
     if let Some(dir) = models.embedding_model() {
-        match EmbeddingSummariser::load(&dir) {
+        match Extractive::with_embeddings(&dir) {
             Ok(summariser) => return (SummariserChoice::Embedding, Box::new(summariser)),
             Err(e) => tracing::warn!("{e}; summarising by word statistics instead ({EMBEDDING_FIX} repairs it)"),
         }
     }
-    (SummariserChoice::Lexical, Box::new(Lexical))
+    (SummariserChoice::Lexical, Box::new(Extractive::lexical()))
 }

@@ -1,30 +1,66 @@
-//! Summary and next steps of a transcript, behind one trait: sentence
-//! embeddings (default), an instruct LLM in GGUF, or a lexical method that needs
-//! no model, so a summary is never empty.
+//! Summary and action items of a transcript, behind one trait: the
+//! extractive summariser with sentence embeddings (default) or without any
+//! model (word statistics and clause features), and an instruct LLM in
+//! GGUF that only rewrites what the extractive one found.
+//!
+//! Inside, a transcript becomes turns and sentences (`transcript`,
+//! `sentences`, `meeting`), sentences become candidate clauses (`clauses`)
+//! with their deadlines (`due`) and features (`features`); the classifier
+//! (`classifier`) says which are commitments, and `commitments` makes them
+//! items (`who`, `action`). The summary (`summary`) covers the facts
+//! (`facts`) of the most central sentences.
 
+mod action;
 mod choose;
-mod cues;
+mod classifier;
+mod clauses;
+mod commitments;
+mod due;
 mod embedding;
-mod lexical;
+mod extractive;
+mod facts;
+mod features;
+mod lexicon;
 pub mod llm;
+mod meeting;
+mod numbers;
 mod progress;
-mod select;
+mod salient;
 mod sentences;
+mod summary;
+mod terms;
 mod text;
+mod tokens;
+pub mod training;
+mod transcript;
+mod who;
 
 use serde::Serialize;
 
 pub use crate::engine::{EngineError, Progress};
 pub use choose::{SummariserChoice, SummariserOptions, SummariserStatus, load};
+pub use meeting::MeetingContext;
 
-/// What a summariser produces: a short summary and one next step per entry.
+use crate::domain::action_item::ActionItem;
+
+/// What a summariser produces: a short summary, the action items, and
+/// their rendering as next-step lines (the spec's `nextSteps`).
 #[derive(Debug, Clone, Default, Serialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct Summary {
     pub summary: String,
     pub next_steps: Vec<String>,
+    pub action_items: Vec<ActionItem>,
 }
 
 pub trait Summariser: Send {
-    fn summarise(&mut self, transcript: &str, progress: Progress<'_>) -> Result<Summary, EngineError>;
+    /// Which summariser this is (never `auto`).
+    fn choice(&self) -> SummariserChoice;
+
+    fn summarise(
+        &mut self,
+        transcript: &str,
+        context: &MeetingContext,
+        progress: Progress<'_>,
+    ) -> Result<Summary, EngineError>;
 }

@@ -273,6 +273,44 @@ pub fn tidy(sentence: &str) -> String {
     out
 }
 
+/// Phrases of speech that carry nothing in writing.
+const SPOKEN_FILLERS: &[&[&str]] = &[&["you", "know"], &["i", "mean"], &["sort", "of"], &["kind", "of"]];
+/// Words a written sentence does not open with.
+const OPENERS: &[&str] = &[
+    "so", "okay", "ok", "and", "but", "yeah", "yes", "well", "right", "alright", "now", "oh", "uh", "um", "anyway",
+    "like", "mm", "hmm",
+];
+
+/// A sentence of speech as a summary shows it: fillers ("um", "you know")
+/// and stutters ("the the") dropped, no "so, okay," before it, tidied.
+pub fn tidy_speech(sentence: &str) -> String {
+    let raw: Vec<&str> = sentence.split_whitespace().collect();
+    let bare = |w: &str| w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'').to_lowercase();
+    let mut kept: Vec<&str> = Vec::with_capacity(raw.len());
+    let mut i = 0;
+    while i < raw.len() {
+        // "kind of" after a determiner is meaning: "the kind of tool".
+        let determined = i > 0 && matches!(bare(raw[i - 1]).as_str(), "a" | "the" | "this" | "that" | "what");
+        let filler = SPOKEN_FILLERS.iter().find(|p| {
+            p.iter().enumerate().all(|(k, w)| raw.get(i + k).is_some_and(|r| bare(r) == *w))
+                && !(matches!(p[0], "kind" | "sort") && determined)
+        });
+        if let Some(p) = filler {
+            i += p.len();
+            continue;
+        }
+        let word = raw[i];
+        let repeated = kept.last().is_some_and(|last| bare(last) == bare(word) && !last.ends_with([',', '.']));
+        if !is_filler(word) && !repeated {
+            kept.push(word);
+        }
+        i += 1;
+    }
+    let start = kept.iter().position(|w| !OPENERS.contains(&bare(w).as_str())).unwrap_or(kept.len());
+    let text = kept[start..].join(" ");
+    tidy(text.trim_start_matches([',', ' ']))
+}
+
 pub fn capitalise(text: &str) -> String {
     let mut chars = text.chars();
     match chars.next() {
@@ -295,6 +333,15 @@ mod tests {
     fn terms_drop_stopwords_and_fold_plurals() {
         let got: Vec<String> = terms("We will send the proposals and the proposal's budgets").collect();
         assert_eq!(got, ["send", "proposal", "proposal", "budget"]);
+    }
+
+    #[test]
+    fn speech_loses_its_fillers_stutters_and_openers() {
+        assert_eq!(
+            tidy_speech("so um we you know we decided to to go with the the kind of tool Verdant sells"),
+            "We decided to go with the kind of tool Verdant sells."
+        );
+        assert_eq!(tidy_speech("Okay, yeah, it's sort of fine"), "It's fine.");
     }
 
     #[test]

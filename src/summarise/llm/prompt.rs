@@ -1,5 +1,6 @@
 //! What Debrief asks the LLM and how it reads the answer: one fixed prompt
-//! in the model's chat format, asking for a strict two-part answer.
+//! in the model's chat format, giving it the extracted notes to rewrite
+//! and asking for a strict two-part answer.
 
 use candle_core::quantized::gguf_file::Content;
 
@@ -8,13 +9,11 @@ use crate::summarise::Summary;
 /// The answer is started for the model, which keeps small models on format.
 pub const ANSWER_START: &str = "SUMMARY:";
 
-const SYSTEM: &str = "You write short, factual notes of business meetings.";
+const SYSTEM: &str = "You edit meeting notes into clean, short prose for an email.";
 
-const FORMAT: &str = "Use exactly this format:\n\
-SUMMARY: two or three sentences on what was discussed and decided.\n\
-NEXT STEPS:\n\
-- one action per line: who does what, and by when\n\
-If nobody committed to anything, write \"NEXT STEPS: none\".";
+const INSTRUCTIONS: &str = "Rewrite these notes of a client meeting as clean written English. \
+Keep every name, number, date and decision. Do not add anything that is not in the notes. \
+Keep the next steps in the same order, one per line, each starting with a verb. Answer in the same format.";
 
 /// The chat formats Debrief can write; read from the GGUF's chat template.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -67,30 +66,15 @@ impl ChatFormat {
     }
 }
 
-/// The request for one stretch of the transcript (the map step).
-pub fn for_transcript(transcript: &str) -> String {
-    format!(
-        "Here is part of a meeting transcript. Summarise it and list the next steps.\n{FORMAT}\n\nTranscript:\n{transcript}"
-    )
-}
-
-/// The request that merges notes on consecutive stretches (the reduce step).
-pub fn for_notes(notes: &[Summary]) -> String {
-    let notes: Vec<String> = notes.iter().enumerate().map(|(i, n)| format!("Part {}:\n{}", i + 1, render(n))).collect();
-    format!(
-        "Here are notes on consecutive parts of one meeting. Combine them into notes on the whole meeting: one summary, and every next step once.\n{FORMAT}\n\nNotes:\n{}",
-        notes.join("\n\n")
-    )
-}
-
-/// A summary in the answer format, as the reduce step reads it back.
-pub fn render(summary: &Summary) -> String {
-    let steps = if summary.next_steps.is_empty() {
+/// The request to rewrite the extracted notes: the summary and the
+/// actions, numbered so the answer's lines map back to the items.
+pub fn for_rewrite(notes: &Summary) -> String {
+    let steps = if notes.action_items.is_empty() {
         " none".to_string()
     } else {
-        summary.next_steps.iter().map(|s| format!("\n- {s}")).collect()
+        notes.action_items.iter().enumerate().map(|(i, item)| format!("\n{}. {}", i + 1, item.action)).collect()
     };
-    format!("{ANSWER_START} {}\nNEXT STEPS:{steps}", summary.summary)
+    format!("{INSTRUCTIONS}\n\n{ANSWER_START} {}\nNEXT STEPS:{steps}", notes.summary)
 }
 
 /// Reads an answer in the format asked for. The reason it cannot, when it
@@ -113,7 +97,7 @@ pub fn parse(answer: &str) -> Result<Summary, String> {
     }
     let summary_lower = summary.to_lowercase();
     // "[insert …]" and the like: a form to fill in, not notes.
-    if summary_lower.contains("two or three sentences") || summary.contains('[') {
+    if summary_lower.contains("rewrite these notes") || summary.contains('[') {
         return Err("the summary part is the instructions or a template".into());
     }
     let mut distinct = words.clone();
@@ -122,14 +106,7 @@ pub fn parse(answer: &str) -> Result<Summary, String> {
     if words.len() >= 12 && distinct.len() * 3 < words.len() {
         return Err("the summary part repeats itself".into());
     }
-    Ok(Summary { summary: finished_sentences(&summary), next_steps: steps(steps_text) })
-}
-
-/// Whether `answer` got as far as its NEXT STEPS part: the token cap may
-/// end it inside the summary, which says nothing about next steps.
-pub fn has_steps_part(answer: &str) -> bool {
-    let lower = answer.replace("**", "").replace("__", "").to_ascii_lowercase();
-    lower.find("summary:").is_some_and(|start| steps_header(&lower, start + "summary:".len()).is_some())
+    Ok(Summary { summary: finished_sentences(&summary), next_steps: steps(steps_text), action_items: Vec::new() })
 }
 
 /// Where the NEXT STEPS header after `from` in `lower` is, and its length.
@@ -168,7 +145,7 @@ fn steps(text: &str) -> Vec<String> {
             break;
         }
         let words = line.split_whitespace().count();
-        let placeholder = lower.contains("one action per line") || lower.trim_end_matches('.') == "none";
+        let placeholder = lower.trim_end_matches('.') == "none";
         if words >= 2 && !placeholder && !steps.iter().any(|s| s.eq_ignore_ascii_case(line)) {
             steps.push(line.trim_end_matches(['.', ';']).to_string());
         }

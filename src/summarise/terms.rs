@@ -1,40 +1,10 @@
-//! The summariser that needs no model: sentences compared by their TF-IDF
-//! term vectors, next steps by cue words alone.
+//! Sentences compared by their TF-IDF term vectors: the similarity and
+//! centrality the summariser uses when no embedding model is installed,
+//! and that picks the salient part of a long meeting cheaply.
 
 use std::collections::HashMap;
 
-use super::cues;
-use super::progress::Reporter;
-use super::select;
-use super::sentences;
 use super::text::terms;
-use super::{EngineError, Progress, Summariser, Summary};
-
-/// A cue this sure counts as a next step without a model to confirm it: a
-/// commitment, a request, or a duty with a time ("we need to … by Monday"),
-/// not a bare "we should …", which is as often chatter.
-const MIN_CUE: f32 = 0.6;
-
-pub struct Lexical;
-
-impl Summariser for Lexical {
-    fn summarise(&mut self, transcript: &str, progress: Progress<'_>) -> Result<Summary, EngineError> {
-        let mut progress = Reporter::new(progress);
-        progress.set(0);
-        let sentences = sentences::split(transcript);
-        let vectors = TermVectors::new(&sentences);
-        progress.set(50);
-        let summary = select::summary(&sentences, &vectors.centrality(), |i, j| vectors.similarity(i, j));
-        let cues = sentences
-            .iter()
-            .enumerate()
-            .filter_map(|(i, s)| cues::detect(s).filter(|c| c.score >= MIN_CUE).map(|c| (i, c)))
-            .collect();
-        let next_steps = select::next_steps(cues, |i, j| vectors.similarity(i, j));
-        progress.done();
-        Ok(Summary { summary, next_steps })
-    }
-}
 
 /// One L2-normalised TF-IDF vector per sentence, sparse: (term, weight)
 /// pairs sorted by term.

@@ -1,0 +1,266 @@
+//! From candidate clauses to action items: each candidate with its
+//! deadline and features, then, once the classifier has scored them, the
+//! commitments as items: coordinated verbs without an object of their own
+//! folded into the clause before ("…and come back to you by Monday"), a
+//! request merged with the reply that takes it up, a deadline said after
+//! ("you'll have them Thursday") given to its commitment, and a recap
+//! merged with what it repeats.
+
+use std::collections::HashSet;
+
+use super::action::imperative;
+use super::clauses::{Clause, Form, clauses};
+use super::due::{self, Due};
+use super::features::{self, COUNT};
+use super::meeting::{Meeting, MeetingContext};
+use super::text::terms;
+use super::tokens;
+use super::who;
+use crate::domain::action_item::{ActionItem, Who};
+
+/// A clause that may be a commitment.
+#[derive(Debug, Clone)]
+pub struct Candidate {
+    pub sentence: usize,
+    pub clause: Clause,
+    pub due: Option<Due>,
+    pub features: [f32; COUNT],
+}
+
+/// Words that make a reply more than a yes: "sure, and I'll also…".
+const ADDING: &[&str] = &["also", "too", "another", "additionally", "plus"];
+/// Most items an email lists.
+const MAX_ITEMS: usize = 12;
+/// Words of context before a clause that its embedding reads.
+const CONTEXT_WORDS: usize = 6;
+/// Two items whose actions share this share of their words are one.
+const SAME_ACTION: f32 = 0.5;
+/// How many sentences after a commitment may still give its deadline or
+/// take up a request.
+const FOLLOW_UP_REACH: usize = 3;
+
+/// Every candidate clause of the meeting, in order.
+pub fn candidates(meeting: &Meeting, context: &MeetingContext) -> Vec<Candidate> {
+    let mut found = Vec::new();
+    for (s, sentence) in meeting.sentences.iter().enumerate() {
+        for clause in clauses(&sentence.toks) {
+            let due = due::find(&sentence.toks, clause.verb, clause.end, context.date);
+            let features =
+                features::of(meeting, s, &clause, due.is_some(), due.as_ref().is_some_and(|d| d.date.is_some()));
+            found.push(Candidate { sentence: s, clause, due, features });
+        }
+    }
+    found
+}
+
+/// The text whose embedding stands for candidate `i`: `None` when it is
+/// its sentence's only candidate (the sentence's own embedding serves),
+/// else the clause with its subject and a few words before.
+pub fn embedding_text(meeting: &Meeting, candidates: &[Candidate], i: usize) -> Option<String> {
+    let c = &candidates[i];
+    let alone = candidates.iter().filter(|o| o.sentence == c.sentence).count() == 1;
+    if alone {
+        return None;
+    }
+    let toks = &meeting.sentences[c.sentence].toks;
+    let from = c.clause.start.saturating_sub(CONTEXT_WORDS);
+    let head = tokens::text(toks, from, c.clause.head);
+    Some(format!("{head} {}", tokens::text(toks, c.clause.verb, c.clause.end)).trim().to_string())
+}
+
+/// An item in the making.
+struct Draft {
+    sentence: usize,
+    score: f32,
+    who: Who,
+    action: String,
+    due: Option<Due>,
+    words: HashSet<String>,
+}
+
+/// The action items of the candidates `probabilities` says are
+/// commitments (at least `threshold`).
+pub fn items(
+    meeting: &Meeting,
+    context: &MeetingContext,
+    candidates: &[Candidate],
+    probabilities: &[f32],
+    threshold: f32,
+) -> Vec<ActionItem> {
+    let mut drafts: Vec<Draft> = Vec::new();
+    // Which draft each candidate became part of, for its conjuncts.
+    let mut made: Vec<Option<usize>> = vec![None; candidates.len()];
+    for (i, c) in candidates.iter().enumerate() {
+        let toks = &meeting.sentences[c.sentence].toks;
+        let accepted = probabilities[i] >= threshold;
+        let vague = feature(c, "object_words") == 0.0;
+        // "…and come back to you by Monday": part of the clause before.
+        if c.clause.conjunct && vague && i > 0 && candidates[i - 1].sentence == c.sentence {
+            if let Some(d) = made[i - 1] {
+                let draft = &mut drafts[d];
+                let more = imperative(toks, c.clause.verb, c.clause.end, c.due.as_ref().map(|d| (d.start, d.end)));
+                if !more.is_empty() {
+                    draft.action = format!("{} and {}", draft.action, lower_first(&more));
+                }
+                if draft.due.is_none() {
+                    draft.due.clone_from(&c.due);
+                }
+                made[i] = Some(d);
+                continue;
+            }
+        }
+        if !accepted {
+            continue;
+        }
+        // "Sure, I'll send them tonight", "Sure, I'll ask HR": the request
+        // before, taken up (not "and I'll also…", which is more).
+        let answers = !vague && features::takes_up(toks) && !toks.iter().any(|t| t.is_any(ADDING));
+        if (vague || answers)
+            && let Some(j) = request_before(meeting, candidates, i, answers)
+        {
+            let request = &candidates[j];
+            let who = who::of(meeting, c.sentence, &c.clause, None, context);
+            let who = if who == Who::Unattributed {
+                who::of(meeting, request.sentence, &request.clause, Some(c.sentence), context)
+            } else {
+                who
+            };
+            let due = c.due.clone().or_else(|| request.due.clone());
+            let rtoks = &meeting.sentences[request.sentence].toks;
+            let action = imperative(
+                rtoks,
+                request.clause.verb,
+                request.clause.end,
+                request.due.as_ref().map(|d| (d.start, d.end)),
+            );
+            match made[j] {
+                Some(d) => {
+                    drafts[d].who = who;
+                    if drafts[d].due.is_none() {
+                        drafts[d].due = due;
+                    }
+                    made[i] = Some(d);
+                }
+                None => {
+                    made[i] = Some(drafts.len());
+                    drafts.push(draft(request.sentence, probabilities[i], who, action, due));
+                }
+            }
+            continue;
+        }
+        // "You'll have them Thursday": the deadline of the commitment before.
+        if vague && c.due.is_some() {
+            if let Some(d) = drafts.iter().rposition(|d| c.sentence - d.sentence <= FOLLOW_UP_REACH && d.due.is_none())
+            {
+                drafts[d].due.clone_from(&c.due);
+                made[i] = Some(d);
+                continue;
+            }
+        }
+        let replier = meeting.reply(c.sentence).filter(|_| feature(c, "accepted") > 0.0);
+        let who = who::of(meeting, c.sentence, &c.clause, replier, context);
+        let action = imperative(toks, c.clause.verb, c.clause.end, c.due.as_ref().map(|d| (d.start, d.end)));
+        if action.split_whitespace().count() < 2 {
+            continue;
+        }
+        made[i] = Some(drafts.len());
+        drafts.push(draft(c.sentence, probabilities[i], who, action, c.due.clone()));
+    }
+    let drafts = merge_repeats(drafts);
+    finish(drafts)
+}
+
+fn feature(c: &Candidate, name: &str) -> f32 {
+    features::NAMES.iter().position(|n| *n == name).map_or(0.0, |i| c.features[i])
+}
+
+fn draft(sentence: usize, score: f32, who: Who, action: String, due: Option<Due>) -> Draft {
+    let words = terms(&action).collect();
+    Draft { sentence, score, who, action, due, words }
+}
+
+/// The request or offer, a sentence or two before candidate `i`, that `i`
+/// answers by taking it up; `at_once`: only the one `i`'s sentence replies to.
+fn request_before(meeting: &Meeting, candidates: &[Candidate], i: usize, at_once: bool) -> Option<usize> {
+    let c = &candidates[i];
+    (0..i).rev().take_while(|&j| c.sentence - candidates[j].sentence <= 2).find(|&j| {
+        let r = &candidates[j];
+        let reply = meeting.reply(r.sentence);
+        r.sentence < c.sentence
+            && matches!(r.clause.form, Form::Request | Form::Imperative | Form::Offer)
+            && feature(r, "object_words") > 0.0
+            && reply.is_some_and(|reply| if at_once { reply == c.sentence } else { reply <= c.sentence })
+    })
+}
+
+/// A recap repeats what was agreed: an item whose action shares most of
+/// its words with an earlier one is that item, said again. The merged
+/// item keeps the fuller action, a deadline from either, and the surer owner.
+fn merge_repeats(drafts: Vec<Draft>) -> Vec<Draft> {
+    let mut kept: Vec<Draft> = Vec::new();
+    for d in drafts {
+        let same = kept.iter().position(|k| same_commitment(k, &d));
+        match same {
+            Some(k) => {
+                let k = &mut kept[k];
+                if d.words.len() > k.words.len() {
+                    k.action = d.action;
+                    k.words = d.words;
+                }
+                if k.due.as_ref().is_none_or(|due| due.date.is_none())
+                    && d.due.as_ref().is_some_and(|due| due.date.is_some() || k.due.is_none())
+                {
+                    k.due = d.due;
+                }
+                if rank(&d.who) > rank(&k.who) {
+                    k.who = d.who;
+                }
+                k.score = k.score.max(d.score);
+            }
+            None => kept.push(d),
+        }
+    }
+    kept
+}
+
+fn same_commitment(a: &Draft, b: &Draft) -> bool {
+    let owners_agree = a.who == b.who || rank(&a.who) < 2 || rank(&b.who) < 2;
+    let shared = a.words.intersection(&b.words).count() as f32;
+    let smaller = a.words.len().min(b.words.len()).max(1) as f32;
+    owners_agree && shared / smaller >= SAME_ACTION && shared >= 1.0
+}
+
+/// How much an owner says: a person beats "we", "we" beats nobody.
+fn rank(who: &Who) -> u8 {
+    match who {
+        Who::Unattributed => 0,
+        Who::We => 1,
+        _ => 2,
+    }
+}
+
+/// The surest items when there are too many, in meeting order.
+fn finish(mut drafts: Vec<Draft>) -> Vec<ActionItem> {
+    if drafts.len() > MAX_ITEMS {
+        drafts.sort_by(|a, b| b.score.total_cmp(&a.score));
+        drafts.truncate(MAX_ITEMS);
+        drafts.sort_by_key(|d| d.sentence);
+    }
+    drafts
+        .into_iter()
+        .map(|d| ActionItem {
+            who: d.who,
+            action: d.action,
+            due_text: d.due.as_ref().map(|due| due.text.clone()),
+            due_date: d.due.and_then(|due| due.date),
+        })
+        .collect()
+}
+
+fn lower_first(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) if !text.starts_with("I ") => first.to_lowercase().chain(chars).collect(),
+        _ => text.to_string(),
+    }
+}

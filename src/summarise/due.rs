@@ -1,0 +1,688 @@
+//! Deadlines in a clause of speech ("by Friday", "before the audit on the
+//! 3rd", "in two weeks", "end of the month") and the date each names,
+//! resolved against the meeting's date. Conventions, so a date is always
+//! the same for the same words: a weekday is the first such day after the
+//! meeting ("next Friday": the Friday of next week); "end of the week" and
+//! "end of next week" are those Fridays; "the 3rd" is the next 3rd; "end of
+//! the month" its last day; "before Christmas" the 24th of December; a
+//! deadline tied to a dated event is that date. Vague ones ("next week",
+//! "this weekend", "in January", "before the install") keep their words
+//! and name no day, and a day something is booked for ("book the room for
+//! Tuesday") is what is booked, not a deadline.
+
+use time::{Date, Duration, Month, Weekday};
+
+use super::numbers;
+use super::tokens::Tok;
+
+/// A deadline found: the words `start..end` of the clause, as said, and
+/// the date when the words settle one.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Due {
+    pub start: usize,
+    pub end: usize,
+    pub text: String,
+    pub date: Option<Date>,
+}
+
+/// Words that make the time after them a deadline; longest first.
+const DEADLINE_PREPOSITIONS: &[&[&str]] = &[
+    &["no", "later", "than"],
+    &["not", "later", "than"],
+    &["in", "time", "for"],
+    &["ahead", "of"],
+    &["first", "thing"],
+    &["by"],
+    &["before"],
+    &["until"],
+    &["till"],
+    &["on"],
+    &["over"],
+    &["at"],
+    &["within"],
+];
+/// Words before a time that make it no deadline: "from January", "last
+/// Friday", "since Monday", "every week".
+const NOT_DEADLINE: &[&str] =
+    &["from", "since", "last", "every", "each", "per", "during", "starting", "after", "ago", "for"];
+/// Words after a time that say more of it: "Friday morning", "Friday at
+/// the latest".
+const TIME_OF_DAY: &[&str] = &["morning", "afternoon", "evening", "night", "lunchtime", "noon", "midday", "eod"];
+const WEEKDAYS: &[(&str, Weekday)] = &[
+    ("monday", Weekday::Monday),
+    ("tuesday", Weekday::Tuesday),
+    ("wednesday", Weekday::Wednesday),
+    ("thursday", Weekday::Thursday),
+    ("friday", Weekday::Friday),
+    ("saturday", Weekday::Saturday),
+    ("sunday", Weekday::Sunday),
+];
+const MONTHS: &[(&str, Month)] = &[
+    ("january", Month::January),
+    ("february", Month::February),
+    ("march", Month::March),
+    ("april", Month::April),
+    ("may", Month::May),
+    ("june", Month::June),
+    ("july", Month::July),
+    ("august", Month::August),
+    ("september", Month::September),
+    ("october", Month::October),
+    ("november", Month::November),
+    ("december", Month::December),
+    ("jan", Month::January),
+    ("feb", Month::February),
+    ("sept", Month::September),
+    ("oct", Month::October),
+    ("nov", Month::November),
+    ("dec", Month::December),
+];
+/// Words after "before"/"ahead of" that start an event: "before the audit".
+const EVENT_OPENERS: &[&str] = &["the", "our", "your", "their", "my", "next", "this"];
+/// Words that end an event's name ("before the audit, and…").
+const EVENT_STOPS: &[&str] = &[
+    "and", "but", "so", "if", "because", "then", "or", "we", "i", "you", "they", "he", "she", "it", "is", "are", "was",
+    "will", "can", "that", "which", "okay", "yeah", "right",
+];
+
+/// A time expression: where it ends, the date it names, if any, and what
+/// kind of time it is.
+struct Time {
+    end: usize,
+    date: Option<Date>,
+    kind: Kind,
+}
+
+/// Durations and bare months are deadlines only after the right word.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Kind {
+    /// A day or a period with its position: "Friday", "next week".
+    Day,
+    /// "two weeks": a deadline after "in" or "within".
+    Duration,
+    /// "March" alone.
+    Month,
+    /// A period that names no day: "next week", "this weekend".
+    Vague,
+}
+
+/// The deadline in `toks[from..to]`, if it names one: a time after a
+/// deadline word wins over a bare one; of several alike, the last.
+pub fn find(toks: &[Tok], from: usize, to: usize, meeting: Date) -> Option<Due> {
+    let to = to.min(toks.len());
+    let mut best: Option<(bool, Due)> = None;
+    let mut at = from;
+    while at < to {
+        let Some((strong, due)) = deadline_at(toks, at, from, to, meeting) else {
+            at += 1;
+            continue;
+        };
+        at = due.end.max(at + 1);
+        if best.as_ref().is_none_or(|(was_strong, _)| strong || !was_strong) {
+            best = Some((strong, due));
+        }
+    }
+    best.map(|(_, due)| due)
+}
+
+/// A deadline starting at `at`: a deadline preposition with its time or
+/// event, or a bare time. `true` when a preposition says it is a deadline.
+fn deadline_at(toks: &[Tok], at: usize, from: usize, to: usize, meeting: Date) -> Option<(bool, Due)> {
+    let word = |i: usize| toks.get(i).filter(|_| i < to).map_or("", |t| t.low.as_str());
+    let preposition = DEADLINE_PREPOSITIONS
+        .iter()
+        .find(|p| p.iter().enumerate().all(|(k, w)| word(at + k) == *w))
+        .map_or(0, |p| p.len());
+    if preposition > 0 {
+        let first = word(at);
+        let start = at + preposition;
+        let time =
+            time_at(toks, skip_article(toks, start, to), to, meeting).or_else(|| time_at(toks, start, to, meeting));
+        if let Some(time) = time {
+            // "for two weeks" is how long, "in two weeks" when; "in March"
+            // says the month but no day in it.
+            let fits = match time.kind {
+                Kind::Duration => matches!(first, "in" | "within"),
+                Kind::Month => !matches!(first, "on" | "at" | "over" | "within"),
+                Kind::Day | Kind::Vague => true,
+            };
+            if fits {
+                let date = match time.kind {
+                    Kind::Month if first == "in" => None,
+                    _ if first == "before" && word(start) == "christmas" => time.date.and_then(Date::previous_day),
+                    _ => time.date,
+                };
+                let strong = !matches!(first, "on" | "at" | "over");
+                return Some((strong, due(toks, at, extend(toks, time.end, to), date)));
+            }
+        }
+        if matches!(first, "before" | "ahead") || (first == "in" && preposition == 3) {
+            return event(toks, at, start, to, meeting).map(|d| (true, d));
+        }
+        return None;
+    }
+    if at > from && NOT_DEADLINE.contains(&word(at - 1)) {
+        return None;
+    }
+    // "the week of the 14th" is a week, no day.
+    if at >= from + 2 && word(at - 1) == "of" && matches!(word(at - 2), "week" | "weekend" | "month") {
+        return None;
+    }
+    let time =
+        time_at(toks, skip_article(toks, at, to), to, meeting).filter(|t| matches!(t.kind, Kind::Day | Kind::Vague))?;
+    Some((false, due(toks, at, extend(toks, time.end, to), time.date)))
+}
+
+fn skip_article(toks: &[Tok], at: usize, to: usize) -> usize {
+    if at < to && toks.get(at).is_some_and(|t| t.is("the")) { at + 1 } else { at }
+}
+
+/// "before the audit on the 3rd", "ahead of the board meeting": an event,
+/// with its date when one follows within a few words.
+fn event(toks: &[Tok], at: usize, start: usize, to: usize, meeting: Date) -> Option<Due> {
+    if !toks.get(start).is_some_and(|t| t.is_any(EVENT_OPENERS)) {
+        return None;
+    }
+    let mut end = start + 1;
+    while end < to && end < start + 6 {
+        let t = &toks[end];
+        if let Some(time) = time_at(toks, end, to, meeting).or_else(|| {
+            (t.is("on") || t.is("in")).then(|| time_at(toks, skip_article(toks, end + 1, to), to, meeting)).flatten()
+        }) {
+            return Some(due(toks, at, extend(toks, time.end, to), time.date));
+        }
+        if t.is_any(EVENT_STOPS) {
+            break;
+        }
+        end += 1;
+        if toks[end - 1].mark.is_some() {
+            break;
+        }
+    }
+    // A name of at least one word after the opener: "before the audit".
+    (end > start + 1 && !toks[start + 1].is_any(EVENT_STOPS)).then(|| due(toks, at, end, None))
+}
+
+fn due(toks: &[Tok], start: usize, end: usize, date: Option<Date>) -> Due {
+    Due { start, end, text: super::tokens::text(toks, start, end), date }
+}
+
+/// Past the end of a time: "morning", "at noon", "at the latest", "at 3".
+fn extend(toks: &[Tok], mut end: usize, to: usize) -> usize {
+    let word = |i: usize| toks.get(i).filter(|_| i < to).map_or("", |t| t.low.as_str());
+    loop {
+        if toks.get(end.wrapping_sub(1)).is_some_and(|t| t.mark.is_some()) {
+            return end;
+        }
+        if TIME_OF_DAY.contains(&word(end)) || word(end) == "latest" {
+            end += 1;
+        } else if word(end) == "at" && word(end + 1) == "the" && word(end + 2) == "latest" {
+            end += 3;
+        } else if word(end) == "at" && (TIME_OF_DAY.contains(&word(end + 1)) || is_clock(word(end + 1))) {
+            end += 2;
+            if matches!(word(end), "am" | "pm" | "o'clock" | "thirty") {
+                end += 1;
+            }
+        } else {
+            return end;
+        }
+    }
+}
+
+fn is_clock(word: &str) -> bool {
+    word.split(':').next().is_some_and(|h| h.parse::<u8>().is_ok_and(|h| (1..=12).contains(&h)))
+        || numbers::at(&[word], 0).is_some_and(|n| !n.ordinal && (1.0..=12.0).contains(&n.value))
+}
+
+/// A time expression starting at `at`: its end and the date it names.
+fn time_at(toks: &[Tok], at: usize, to: usize, meeting: Date) -> Option<Time> {
+    let word = |i: usize| toks.get(i).filter(|_| i < to).map_or("", |t| t.low.as_str());
+    let stops_here = |i: usize| toks.get(i).is_some_and(|t| t.mark.is_some());
+    let day = |n: i64| meeting.checked_add(Duration::days(n));
+    let w = word(at);
+    let simple = |len: usize, date: Option<Date>| Some(Time { end: at + len, date, kind: Kind::Day });
+    match w {
+        "today" | "tonight" | "eod" | "cob" => return simple(1, Some(meeting)),
+        "tomorrow" => return simple(1, day(1)),
+        "later" if word(at + 1) == "today" => return simple(2, Some(meeting)),
+        "close" if word(at + 1) == "of" && word(at + 2) == "business" => return simple(3, Some(meeting)),
+        "day" if word(at + 1) == "after" && word(at + 2) == "tomorrow" => return simple(3, day(2)),
+        "the" if word(at + 1) == "day" && word(at + 2) == "after" && word(at + 3) == "tomorrow" => {
+            return simple(4, day(2));
+        }
+        "this" if TIME_OF_DAY.contains(&word(at + 1)) => return simple(2, Some(meeting)),
+        "asap" => return simple(1, None),
+        "as" if word(at + 1) == "soon" && word(at + 2) == "as" && word(at + 3) == "possible" => return simple(4, None),
+        _ => {}
+    }
+    if let Some(weekday) = weekday(w) {
+        // "Monday week": a week after the coming Monday.
+        if word(at + 1) == "week" && !stops_here(at) {
+            return simple(2, day(7).map(|d| d.next_occurrence(weekday)));
+        }
+        return simple(1, Some(meeting.next_occurrence(weekday)));
+    }
+    if matches!(w, "this" | "next" | "coming" | "following")
+        && let Some(weekday) = weekday(word(at + 1))
+    {
+        let date = match w {
+            "next" | "following" => monday_of(meeting).checked_add(Duration::days(7 + weekday_index(weekday))),
+            _ => Some(meeting.next_occurrence(weekday)),
+        };
+        return simple(2, date);
+    }
+    if w == "the" && word(at + 1) == "coming" && weekday(word(at + 2)).is_some() {
+        return simple(3, weekday(word(at + 2)).map(|wd| meeting.next_occurrence(wd)));
+    }
+    if let Some(time) = period(toks, at, to, meeting) {
+        return Some(time);
+    }
+    if let Some(time) = in_duration(toks, at, to, meeting) {
+        return Some(time);
+    }
+    if let Some(time) = calendar_date(toks, at, to, meeting) {
+        return Some(time);
+    }
+    None
+}
+
+/// "next week", "this month", "end of the quarter", "the week after next",
+/// "early next week", "mid March", "Q3", "Christmas".
+fn period(toks: &[Tok], at: usize, to: usize, meeting: Date) -> Option<Time> {
+    let word = |i: usize| toks.get(i).filter(|_| i < to).map_or("", |t| t.low.as_str());
+    let mut i = at;
+    // Where in the period: its end, its middle, its start.
+    let mut part = Part::Whole;
+    match (word(i), word(i + 1), word(i + 2)) {
+        ("end" | "close", "of", _) => {
+            part = Part::End;
+            i += 2;
+        }
+        ("the", "end" | "close", "of") => {
+            part = Part::End;
+            i += 3;
+        }
+        ("the", "beginning" | "start", "of") | ("the", "middle", "of") => {
+            part = if word(i + 1) == "middle" { Part::Middle } else { Part::Start };
+            i += 3;
+        }
+        ("beginning" | "start" | "middle", "of", _) => {
+            part = if word(i) == "middle" { Part::Middle } else { Part::Start };
+            i += 2;
+        }
+        ("mid" | "early" | "late" | "later", next, _) if next != "today" => {
+            part = match word(i) {
+                "mid" => Part::Middle,
+                "early" => Part::Start,
+                _ => Part::End,
+            };
+            i += 1;
+        }
+        _ => {}
+    }
+    let has_article = word(i) == "the";
+    if has_article {
+        i += 1;
+    }
+    let (offset, len) = match word(i) {
+        "this" | "current" => (0, 1),
+        "next" | "following" | "coming" => (1, 1),
+        _ => (0, 0),
+    };
+    let unit_at = i + len;
+    let unit = word(unit_at);
+    if matches!(unit, "week" | "weekend" | "month" | "quarter" | "year" | "q1" | "q2" | "q3" | "q4") {
+        // "the week after next"
+        let after_next = unit == "week" && word(unit_at + 1) == "after" && word(unit_at + 2) == "next";
+        let (offset, extra) = if after_next { (offset + 2, 2) } else { (offset, 0) };
+        // A bare unit with no "this"/"next" and no part is no time ("for
+        // the month", "a week"), but "the weekend" and "Q3" are.
+        let named = unit.starts_with('q') || after_next || (unit == "weekend" && has_article);
+        if len == 0 && part == Part::Whole && !named {
+            return None;
+        }
+        let end = unit_at + 1 + extra;
+        // "next week", "this weekend", "next month", "early next week": no
+        // day in them; their ends and "this week" (its Friday) have one.
+        let vague = match unit {
+            "week" => part == Part::Start || (part == Part::Whole && offset > 0) || part == Part::Middle,
+            "weekend" => true,
+            "month" | "quarter" | "year" => {
+                part == Part::Whole && offset > 0 || part == Part::Start || part == Part::Middle
+            }
+            _ => false,
+        };
+        if vague {
+            return Some(Time { end, date: None, kind: Kind::Vague });
+        }
+        let date = match unit {
+            "week" => week(meeting, offset, part),
+            "weekend" => monday_of(meeting).checked_add(Duration::days(7 * offset + 5)),
+            "month" => month(meeting, offset, part),
+            "quarter" => quarter(meeting, offset, part),
+            "year" => year(meeting.year() + offset as i32, part),
+            q => quarter_named(meeting, q, part),
+        };
+        return Some(Time { end, date, kind: Kind::Day });
+    }
+    let month_word = word(i).strip_prefix("mid-").inspect(|_| part = Part::Middle).unwrap_or(word(i));
+    if let Some(month) = month_named(month_word).filter(|_| month_word != "may" || part != Part::Whole) {
+        // "end of March", "mid March"; a month alone only after "by",
+        // "before" (checked by the caller's preposition) names its first day.
+        let year = year_of(meeting, month, 1);
+        let date = match part {
+            Part::Whole | Part::Start => Date::from_calendar_date(year, month, 1).ok(),
+            Part::Middle => Date::from_calendar_date(year, month, 15).ok(),
+            Part::End => Date::from_calendar_date(year, month, month.length(year)).ok(),
+        };
+        // A month alone is a deadline only when a day does not follow: the
+        // caller tries the calendar date first through `time_at`'s order.
+        if part == Part::Whole && calendar_date(toks, i, to, meeting).is_some() {
+            return None;
+        }
+        let kind = if part == Part::Whole { Kind::Month } else { Kind::Day };
+        return Some(Time { end: i + 1, date, kind });
+    }
+    if part != Part::Whole && matches!(word(i), "day" | "business") {
+        return Some(Time { end: i + 1 + usize::from(word(i + 1) == "day"), date: Some(meeting), kind: Kind::Day });
+    }
+    if word(i) == "christmas" {
+        let year = year_of(meeting, Month::December, 25);
+        return Some(Time {
+            end: i + 1,
+            date: Date::from_calendar_date(year, Month::December, 25).ok(),
+            kind: Kind::Day,
+        });
+    }
+    None
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Part {
+    Whole,
+    Start,
+    Middle,
+    End,
+}
+
+/// "in two weeks", "within 10 days", "in a fortnight", "in a couple of
+/// weeks", "two weeks from now".
+fn in_duration(toks: &[Tok], at: usize, to: usize, meeting: Date) -> Option<Time> {
+    let word = |i: usize| toks.get(i).filter(|_| i < to).map_or("", |t| t.low.as_str());
+    let lows: Vec<&str> = toks[..to].iter().map(|t| t.low.as_str()).collect();
+    let (count, len) = match (word(at), word(at + 1), word(at + 2)) {
+        ("a", "fortnight", _) => {
+            return Some(Time { end: at + 2, date: meeting.checked_add(Duration::days(14)), kind: Kind::Duration });
+        }
+        ("a" | "one", _, _) if unit_days(word(at + 1)).is_some() => (1.0, 1),
+        ("a", "couple", "of") => (2.0, 3),
+        ("a", "few", _) | ("few", _, _) => return None,
+        _ => {
+            let n = numbers::at(&lows, at).filter(|n| !n.ordinal)?;
+            (n.value, n.len)
+        }
+    };
+    let unit_at = at + len;
+    let unit = word(unit_at);
+    let date = if unit.starts_with("month") {
+        add_months(meeting, count as i32)
+    } else {
+        meeting.checked_add(Duration::days((count * unit_days(unit)? as f64).round() as i64))
+    };
+    let mut end = unit_at + 1;
+    if matches!((word(end), word(end + 1)), ("from", "now" | "today") | ("time", _)) {
+        end += if word(end) == "time" { 1 } else { 2 };
+    }
+    Some(Time { end, date, kind: Kind::Duration })
+}
+
+fn unit_days(unit: &str) -> Option<i64> {
+    match unit {
+        "day" | "days" => Some(1),
+        "week" | "weeks" => Some(7),
+        "fortnight" | "fortnights" => Some(14),
+        "month" | "months" => Some(30),
+        _ => None,
+    }
+}
+
+/// "the 3rd", "the third of March", "March 3rd", "3 March", "March
+/// fifteenth".
+fn calendar_date(toks: &[Tok], at: usize, to: usize, meeting: Date) -> Option<Time> {
+    let word = |i: usize| toks.get(i).filter(|_| i < to).map_or("", |t| t.low.as_str());
+    let lows: Vec<&str> = toks[..to].iter().map(|t| t.low.as_str()).collect();
+    let day_at = |i: usize| numbers::at(&lows, i).filter(|n| (1.0..=31.0).contains(&n.value) && n.value.fract() == 0.0);
+    // "March 3rd", "March the third"
+    if let Some(month) = month_named(word(at)) {
+        let first = if word(at + 1) == "the" { at + 2 } else { at + 1 };
+        let n = day_at(first)?;
+        return Some(Time { end: first + n.len, date: dated(meeting, month, n.value as u8), kind: Kind::Day });
+    }
+    let n = day_at(at)?;
+    let after = at + n.len;
+    // "3 March", "third of March"
+    let month_at = if word(after) == "of" { after + 1 } else { after };
+    if let Some(month) = month_named(word(month_at)) {
+        return Some(Time { end: month_at + 1, date: dated(meeting, month, n.value as u8), kind: Kind::Day });
+    }
+    // "the 3rd" alone: an ordinal that ends the phrase, after "the".
+    let after_the = at > 0 && toks[at - 1].is("the");
+    let ends = toks[after - 1].mark.is_some()
+        || after >= to
+        || matches!(word(after), "at" | "latest" | "and" | "so" | "then" | "but" | "or" | "please" | "if" | "okay");
+    if n.ordinal && after_the && ends {
+        let day = n.value as u8;
+        let this_month = Date::from_calendar_date(meeting.year(), meeting.month(), day).ok();
+        let date = match this_month {
+            Some(date) if date >= meeting => Some(date),
+            _ => {
+                let next = add_months(monday_of(meeting).replace_day(1).ok()?, 1)?;
+                Date::from_calendar_date(next.year(), next.month(), day).ok()
+            }
+        };
+        return Some(Time { end: after, date, kind: Kind::Day });
+    }
+    None
+}
+
+fn weekday(word: &str) -> Option<Weekday> {
+    WEEKDAYS.iter().find(|(name, _)| *name == word).map(|(_, d)| *d)
+}
+
+fn month_named(word: &str) -> Option<Month> {
+    MONTHS.iter().find(|(name, _)| *name == word).map(|(_, m)| *m)
+}
+
+fn weekday_index(day: Weekday) -> i64 {
+    i64::from(day.number_days_from_monday())
+}
+
+fn monday_of(date: Date) -> Date {
+    date.checked_sub(Duration::days(weekday_index(date.weekday()))).unwrap_or(date)
+}
+
+/// The year in which `month`/`day` is next, seen from `meeting`.
+fn year_of(meeting: Date, month: Month, day: u8) -> i32 {
+    match Date::from_calendar_date(meeting.year(), month, day.min(month.length(meeting.year()))) {
+        Ok(date) if date < meeting && (meeting - date).whole_days() > 31 => meeting.year() + 1,
+        _ => meeting.year(),
+    }
+}
+
+fn dated(meeting: Date, month: Month, day: u8) -> Option<Date> {
+    let year = match Date::from_calendar_date(meeting.year(), month, day) {
+        Ok(date) if date < meeting => meeting.year() + 1,
+        _ => meeting.year(),
+    };
+    Date::from_calendar_date(year, month, day).ok()
+}
+
+fn week(meeting: Date, offset: i64, part: Part) -> Option<Date> {
+    let monday = monday_of(meeting).checked_add(Duration::days(7 * offset))?;
+    match part {
+        // "this week" is a deadline at its end; "next week" starts then.
+        Part::Whole if offset == 0 => monday.checked_add(Duration::days(4)),
+        Part::Whole | Part::Start => Some(monday),
+        Part::Middle => monday.checked_add(Duration::days(2)),
+        Part::End => monday.checked_add(Duration::days(4)),
+    }
+}
+
+fn add_months(date: Date, months: i32) -> Option<Date> {
+    let index = date.year() * 12 + i32::from(u8::from(date.month())) - 1 + months;
+    let (year, month) = (index.div_euclid(12), Month::try_from((index.rem_euclid(12) + 1) as u8).ok()?);
+    Date::from_calendar_date(year, month, date.day().min(month.length(year))).ok()
+}
+
+fn month(meeting: Date, offset: i64, part: Part) -> Option<Date> {
+    let first = add_months(meeting.replace_day(1).ok()?, offset as i32)?;
+    match part {
+        Part::Whole if offset == 0 => first.replace_day(first.month().length(first.year())).ok(),
+        Part::Whole | Part::Start => Some(first),
+        Part::Middle => first.replace_day(15).ok(),
+        Part::End => first.replace_day(first.month().length(first.year())).ok(),
+    }
+}
+
+fn quarter(meeting: Date, offset: i64, part: Part) -> Option<Date> {
+    let q = (u8::from(meeting.month()) - 1) / 3;
+    let first = add_months(
+        meeting.replace_day(1).ok()?.replace_month(Month::try_from(q * 3 + 1).ok()?).ok()?,
+        3 * offset as i32,
+    )?;
+    match part {
+        Part::Whole if offset == 0 => last_of_quarter(first),
+        Part::Whole | Part::Start => Some(first),
+        Part::Middle => add_months(first, 1)?.replace_day(15).ok(),
+        Part::End => last_of_quarter(first),
+    }
+}
+
+fn last_of_quarter(first: Date) -> Option<Date> {
+    let last = add_months(first, 2)?;
+    last.replace_day(last.month().length(last.year())).ok()
+}
+
+fn quarter_named(meeting: Date, q: &str, part: Part) -> Option<Date> {
+    let n: u8 = q[1..].parse().ok()?;
+    let mut first = Date::from_calendar_date(meeting.year(), Month::try_from((n - 1) * 3 + 1).ok()?, 1).ok()?;
+    if last_of_quarter(first)? < meeting {
+        first = add_months(first, 12)?;
+    }
+    match part {
+        Part::Start => Some(first),
+        Part::Middle => add_months(first, 1)?.replace_day(15).ok(),
+        Part::Whole | Part::End => last_of_quarter(first),
+    }
+}
+
+fn year(year: i32, part: Part) -> Option<Date> {
+    match part {
+        Part::Start => Date::from_calendar_date(year, Month::January, 1).ok(),
+        Part::Middle => Date::from_calendar_date(year, Month::June, 30).ok(),
+        Part::Whole | Part::End => Date::from_calendar_date(year, Month::December, 31).ok(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use time::macros::date;
+
+    use super::*;
+    use crate::summarise::tokens::tokenize;
+
+    /// A Wednesday.
+    const MEETING: Date = date!(2026 - 03 - 11);
+
+    fn found(clause: &str) -> Option<(String, Option<String>)> {
+        let toks = tokenize(clause);
+        find(&toks, 0, toks.len(), MEETING).map(|d| (d.text, d.date.map(crate::domain::action_item::iso)))
+    }
+
+    fn date_of(clause: &str) -> Option<String> {
+        found(clause).and_then(|(_, date)| date)
+    }
+
+    #[test]
+    fn weekdays_resolve_to_the_next_one_and_next_to_the_week_after() {
+        assert_eq!(found("send it by Friday."), Some(("by Friday".into(), Some("2026-03-13".into()))));
+        assert_eq!(date_of("call them on monday"), Some("2026-03-16".into()));
+        assert_eq!(date_of("by wednesday"), Some("2026-03-18".into()), "the same weekday is next week's");
+        assert_eq!(date_of("next friday"), Some("2026-03-20".into()));
+        assert_eq!(date_of("this friday"), Some("2026-03-13".into()));
+        assert_eq!(date_of("monday week"), Some("2026-03-23".into()));
+        assert_eq!(
+            found("by Friday morning at the latest"),
+            Some(("by Friday morning at the latest".into(), Some("2026-03-13".into())))
+        );
+    }
+
+    #[test]
+    fn days_weeks_months_and_quarters_resolve() {
+        assert_eq!(date_of("tomorrow"), Some("2026-03-12".into()));
+        assert_eq!(date_of("by end of day"), Some("2026-03-11".into()));
+        assert_eq!(date_of("later today"), Some("2026-03-11".into()));
+        assert_eq!(found("next week"), Some(("next week".into(), None)), "a week names no day");
+        assert_eq!(found("early next week"), Some(("early next week".into(), None)));
+        assert_eq!(found("over the weekend"), Some(("over the weekend".into(), None)));
+        assert_eq!(date_of("by the end of next week"), Some("2026-03-20".into()));
+        assert_eq!(date_of("by the end of the week"), Some("2026-03-13".into()));
+        assert_eq!(date_of("the week after next"), None);
+        assert_eq!(date_of("by the end of the month"), Some("2026-03-31".into()));
+        assert_eq!(date_of("end of next month"), Some("2026-04-30".into()));
+        assert_eq!(date_of("before the end of the quarter"), Some("2026-03-31".into()));
+        assert_eq!(date_of("by the end of Q3"), Some("2026-09-30".into()));
+        assert_eq!(date_of("in two weeks"), Some("2026-03-25".into()));
+        assert_eq!(date_of("within ten days"), Some("2026-03-21".into()));
+        assert_eq!(date_of("in a couple of weeks"), Some("2026-03-25".into()));
+        assert_eq!(date_of("in a fortnight"), Some("2026-03-25".into()));
+        assert_eq!(date_of("in three months"), Some("2026-06-11".into()));
+        assert_eq!(found("in a few weeks"), None);
+    }
+
+    #[test]
+    fn calendar_dates_resolve_forward_from_the_meeting() {
+        assert_eq!(date_of("by the 3rd"), Some("2026-04-03".into()), "the 3rd has passed this month");
+        assert_eq!(date_of("on the twentieth"), Some("2026-03-20".into()));
+        assert_eq!(date_of("by the twenty first"), Some("2026-03-21".into()));
+        assert_eq!(date_of("by March 3rd"), Some("2027-03-03".into()));
+        assert_eq!(date_of("on the fifteenth of april"), Some("2026-04-15".into()));
+        assert_eq!(date_of("by 30 June"), Some("2026-06-30".into()));
+        assert_eq!(date_of("by the end of april"), Some("2026-04-30".into()));
+        assert_eq!(date_of("mid may"), Some("2026-05-15".into()));
+        assert_eq!(date_of("before christmas"), Some("2026-12-24".into()));
+        assert_eq!(found("in January"), Some(("in January".into(), None)), "a month names no day");
+    }
+
+    #[test]
+    fn an_event_deadline_keeps_its_words_and_its_date_when_said() {
+        assert_eq!(
+            found("send the figures before the audit on the 3rd"),
+            Some(("before the audit on the 3rd".into(), Some("2026-04-03".into())))
+        );
+        assert_eq!(
+            found("book it ahead of the board meeting, okay"),
+            Some(("ahead of the board meeting".into(), None))
+        );
+    }
+
+    #[test]
+    fn times_that_are_no_deadline_are_not_taken() {
+        assert_eq!(found("the discount can apply from January"), None);
+        assert_eq!(found("we sent it last Friday"), None);
+        assert_eq!(found("the second phase of the project"), None);
+        assert_eq!(found("for the month"), None);
+        assert_eq!(found("book the room for Tuesday"), None, "the day booked is what is booked");
+        assert_eq!(found("fit them in the week of the 14th"), None);
+        assert_eq!(found("a week"), None);
+    }
+
+    #[test]
+    fn a_preposition_deadline_wins_over_a_bare_time() {
+        let (text, _) =
+            found("ask whether the discount can apply from January, and come back to you by Monday").unwrap();
+        assert_eq!(text, "by Monday");
+        let (text, _) = found("send the contract we discussed on Monday by Thursday").unwrap();
+        assert_eq!(text, "by Thursday");
+    }
+}

@@ -1,0 +1,176 @@
+//! The facts a sentence carries, for a summary to cover: numbers and
+//! amounts (said in digits or in words, one fact either way), dates and
+//! days, names, and decisions.
+
+use std::collections::HashSet;
+
+use super::numbers;
+use super::tokens::Tok;
+
+/// Words that say something was decided.
+const DECISIONS: &[&[&str]] = &[
+    &["decided"],
+    &["decide"],
+    &["agreed"],
+    &["agree", "on"],
+    &["go", "with"],
+    &["going", "with"],
+    &["went", "with"],
+    &["approved"],
+    &["approve"],
+    &["signed", "off"],
+    &["sign", "off"],
+    &["settle", "on"],
+    &["settled", "on"],
+    &["chose"],
+    &["chosen"],
+    &["opted"],
+    &["go", "ahead"],
+    &["the", "plan", "is"],
+    &["confirmed"],
+    &["final", "decision"],
+    &["recommendation", "is"],
+    &["we'll", "take"],
+    &["deal"],
+];
+/// Words after a number that make it an amount or a quantity worth keeping.
+const UNITS: &[&str] = &[
+    "percent", "per", "dollars", "pounds", "euros", "k", "grand", "thousand", "million", "billion", "hundred", "users",
+    "licences", "licenses", "seats", "people", "staff", "days", "weeks", "months", "years", "hours", "sites", "units",
+    "rooms", "square", "metres", "meters", "feet", "orders", "items", "minutes", "stores", "per cent",
+];
+/// Capitalised words that are no names.
+const NOT_NAMES: &[&str] = &[
+    "i", "okay", "ok", "yes", "no", "so", "and", "but", "the", "a", "we", "you", "it", "that", "this", "thanks",
+    "right", "well", "oh", "um", "uh", "sure", "great", "good", "hi", "hello", "yeah", "mm", "hmm", "alright",
+];
+const DAYS_AND_MONTHS: &[&str] = &[
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+    "january",
+    "february",
+    "march",
+    "april",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+    "q1",
+    "q2",
+    "q3",
+    "q4",
+    "tomorrow",
+    "christmas",
+    "weekend",
+];
+
+/// What a fact is, for how much a summary gains by it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Kind {
+    Number,
+    Date,
+    Name,
+    Decision,
+}
+
+impl Kind {
+    pub fn weight(self) -> f32 {
+        match self {
+            Kind::Number => 1.0,
+            Kind::Date => 1.0,
+            Kind::Name => 0.7,
+            Kind::Decision => 1.2,
+        }
+    }
+}
+
+/// A fact, by a key under which the same fact said twice is one.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Fact {
+    pub kind: Kind,
+    pub key: String,
+}
+
+/// The facts of a sentence. `names`: names known from elsewhere (the
+/// speakers, the people of the meeting), so lower-case speech finds them.
+pub fn of(toks: &[Tok], names: &HashSet<String>, sentence_index: usize) -> Vec<Fact> {
+    let mut facts = Vec::new();
+    let lows: Vec<&str> = toks.iter().map(|t| t.low.as_str()).collect();
+    let mut i = 0;
+    while i < toks.len() {
+        let t = &toks[i];
+        if let Some(n) = numbers::at(&lows, i).filter(|n| n.value >= 2.0 || n.ordinal || has_digit(&t.orig)) {
+            let unit = lows.get(i + n.len).copied().unwrap_or("");
+            let with_unit = UNITS.contains(&unit) || t.orig.contains(['$', '£', '€', '%']) || has_digit(&t.orig);
+            // "one" or "two" alone is speech, not a figure.
+            if with_unit || n.value >= 10.0 || n.ordinal {
+                facts.push(Fact { kind: Kind::Number, key: format!("{}", n.value) });
+            }
+            i += n.len;
+            continue;
+        }
+        if DAYS_AND_MONTHS.contains(&t.low.as_str()) || (t.low == "may" && i > 0 && numbers::at(&lows, i + 1).is_some())
+        {
+            facts.push(Fact { kind: Kind::Date, key: t.low.clone() });
+        }
+        let capitalised = t.orig.starts_with(|c: char| c.is_uppercase()) && i > 0 && toks[i - 1].mark.is_none();
+        if (capitalised && !NOT_NAMES.contains(&t.low.as_str()) && !DAYS_AND_MONTHS.contains(&t.low.as_str()))
+            || names.contains(&t.low)
+        {
+            facts.push(Fact { kind: Kind::Name, key: t.low.trim_end_matches("'s").to_string() });
+        }
+        i += 1;
+    }
+    if DECISIONS
+        .iter()
+        .any(|p| (0..toks.len()).any(|at| p.iter().enumerate().all(|(k, w)| lows.get(at + k) == Some(w))))
+    {
+        // Each decision is its own fact.
+        facts.push(Fact { kind: Kind::Decision, key: format!("decision {sentence_index}") });
+    }
+    facts
+}
+
+fn has_digit(word: &str) -> bool {
+    word.chars().any(|c| c.is_ascii_digit())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::summarise::tokens::tokenize;
+
+    fn keys(sentence: &str) -> Vec<(Kind, String)> {
+        of(&tokenize(sentence), &HashSet::from(["verdant".to_string()]), 0)
+            .into_iter()
+            .map(|f| (f.kind, f.key))
+            .collect()
+    }
+
+    #[test]
+    fn amounts_in_digits_and_in_words_are_the_same_fact() {
+        assert_eq!(keys("It comes to $15,000 a year."), [(Kind::Number, "15000".into())]);
+        assert_eq!(keys("it comes to fifteen thousand a year"), [(Kind::Number, "15000".into())]);
+        assert_eq!(keys("we have two options"), []);
+    }
+
+    #[test]
+    fn names_dates_and_decisions_are_facts() {
+        assert_eq!(
+            keys("So we agreed to go with Storewise from March."),
+            [(Kind::Name, "storewise".into()), (Kind::Date, "march".into()), (Kind::Decision, "decision 0".into())]
+        );
+        assert_eq!(
+            keys("we picked verdant on friday"),
+            [(Kind::Name, "verdant".into()), (Kind::Date, "friday".into())]
+        );
+    }
+}

@@ -1,0 +1,348 @@
+//! What the classifier knows of a candidate clause besides its embedding:
+//! its form and subject, whether it names a deadline and a concrete
+//! object, and the marks of the hard negatives (a hypothetical, a past or
+//! habitual action, a question, an offer declined, a pleasantry).
+
+use super::clauses::{Clause, Form, Subject};
+use super::lexicon::{FUNCTION_WORDS, is_action_verb, is_general_verb, is_stative_verb};
+use super::meeting::Meeting;
+use super::text::ritual_share;
+use super::tokens::Tok;
+
+/// The features' names, in order: the weights file names them too, so
+/// weights trained for another list are refused.
+pub const NAMES: &[&str] = &[
+    "form_future",
+    "form_intent",
+    "form_ability",
+    "form_duty",
+    "form_hedge",
+    "form_lets",
+    "form_let_me",
+    "form_request",
+    "form_offer",
+    "form_stated",
+    "form_imperative",
+    "form_progressive",
+    "subject_i",
+    "subject_we",
+    "subject_you",
+    "subject_other",
+    "subject_named",
+    "subject_thing",
+    "verb_action",
+    "verb_general",
+    "verb_stative",
+    "deadline",
+    "deadline_dated",
+    "object_words",
+    "object_pronoun_only",
+    "clause_length",
+    "question",
+    "conditional",
+    "hypothetical",
+    "past",
+    "habitual",
+    "negated",
+    "pleasantry",
+    "hedged",
+    "accepted",
+    "declined",
+    "conjunct",
+    "recap",
+    "options",
+    "first_person_commits",
+    "request_accepted",
+    "offer_declined",
+    "you_will",
+    "question_not_request",
+    "duty_we",
+    "particle",
+];
+
+pub const COUNT: usize = 46;
+const _: () = assert!(NAMES.len() == COUNT);
+
+/// Words that make what follows a supposition.
+const CONDITIONALS: &[&str] =
+    &["if", "unless", "suppose", "supposing", "assuming", "whether", "imagine", "hypothetically", "theoretically"];
+/// Words that put an action in the past.
+const PAST: &[&str] = &[
+    "already",
+    "yesterday",
+    "ago",
+    "earlier",
+    "previously",
+    "last",
+    "did",
+    "had",
+    "was",
+    "were",
+    "sent",
+    "made",
+    "went",
+    "got",
+    "took",
+    "gave",
+    "told",
+    "said",
+    "done",
+    "booked",
+    "finished",
+    "signed",
+    "shared",
+    "emailed",
+    "called",
+    "spoke",
+    "met",
+];
+/// Words of what happens as a rule.
+const HABITUAL: &[&str] = &[
+    "usually",
+    "always",
+    "normally",
+    "typically",
+    "generally",
+    "often",
+    "sometimes",
+    "whenever",
+    "routinely",
+    "every",
+    "each",
+    "tend",
+    "tends",
+    "regularly",
+    "traditionally",
+];
+const HEDGES: &[&str] =
+    &["maybe", "perhaps", "possibly", "probably", "think", "guess", "might", "suppose", "sure", "wonder"];
+/// How a reply opens when it surely takes up a request or an offer…
+const ACCEPT: &[&[&str]] = &[
+    &["yes"],
+    &["yeah"],
+    &["yep"],
+    &["sure"],
+    &["absolutely"],
+    &["of", "course"],
+    &["definitely"],
+    &["certainly"],
+    &["will", "do"],
+    &["no", "problem"],
+    &["no", "worries"],
+    &["please"],
+    &["that", "would", "be"],
+    &["happy", "to"],
+    &["i", "can", "do"],
+    &["i", "will", "do"],
+    &["consider", "it"],
+    &["on", "it"],
+    &["i", "will", "have"],
+];
+/// …when it turns one down…
+const DECLINE: &[&[&str]] = &[
+    &["no"],
+    &["nope"],
+    &["no", "need"],
+    &["not", "necessary"],
+    &["do", "not", "worry"],
+    &["that's", "fine"],
+    &["we", "are", "fine"],
+    &["we", "are", "good"],
+    &["rather", "not"],
+    &["let's", "not"],
+    &["not", "yet"],
+    &["not", "really"],
+    &["already", "have"],
+    &["have", "already"],
+    &["not", "needed"],
+    &["hold", "off"],
+    &["let's", "hold"],
+    &["skip", "it"],
+    &["not", "for", "now"],
+    &["do", "not", "bother"],
+];
+/// …and when it more likely takes it up than not.
+const LIKELY_ACCEPT: &[&[&str]] = &[
+    &["sounds", "good"],
+    &["sounds", "great"],
+    &["that", "works"],
+    &["perfect"],
+    &["great"],
+    &["fine"],
+    &["okay"],
+    &["ok"],
+    &["thanks"],
+    &["thank", "you"],
+    &["good", "idea"],
+    &["brilliant"],
+    &["lovely"],
+    &["deal"],
+    &["agreed"],
+    &["alright"],
+    &["right"],
+    &["i", "will"],
+    &["we", "will"],
+];
+/// Words that say the meeting is going over what was agreed.
+const RECAP: &[&str] =
+    &["recap", "summarise", "summarize", "summary", "wrap", "confirm", "actions", "recapping", "run", "through"];
+/// Words of alternatives weighed, not chosen.
+const OPTIONS: &[&str] =
+    &["option", "options", "alternatively", "instead", "either", "scenario", "otherwise", "alternative"];
+/// Particles that make a general verb work: "get back", "look into".
+const PARTICLES: &[&str] =
+    &["back", "into", "together", "out", "over", "touch", "through", "across", "round", "around", "up"];
+const PRONOUNS: &[&str] = &[
+    "it",
+    "them",
+    "that",
+    "this",
+    "those",
+    "these",
+    "you",
+    "me",
+    "us",
+    "him",
+    "her",
+    "one",
+    "something",
+    "everything",
+    "anything",
+];
+
+/// How far back a recap cue still counts, in sentences.
+const RECAP_REACH: usize = 6;
+
+/// The features of `clause`, found in sentence `s` of `meeting`; `due` and
+/// `dated`: whether it names a deadline, and one that resolves to a date.
+pub fn of(meeting: &Meeting, s: usize, clause: &Clause, due: bool, dated: bool) -> [f32; COUNT] {
+    let toks = &meeting.sentences[s].toks;
+    let mut f = [0f32; COUNT];
+    let mut set = |name: &str, value: f32| {
+        let i = NAMES.iter().position(|n| *n == name).expect("a named feature");
+        f[i] = value;
+    };
+    let form_index = Form::ALL.iter().position(|x| *x == clause.form).unwrap_or(0);
+    set(NAMES[form_index], 1.0);
+    let subject = match &clause.subject {
+        Subject::I => "subject_i",
+        Subject::We => "subject_we",
+        Subject::You => "subject_you",
+        Subject::Other => "subject_other",
+        Subject::Named(_) => "subject_named",
+        Subject::Thing | Subject::Unsaid => "subject_thing",
+    };
+    set(subject, 1.0);
+    let verb = toks.get(clause.verb).map_or("", |t| t.low.as_str());
+    let verb = verb.strip_suffix("ing").filter(|_| clause.form == Form::Progressive).unwrap_or(verb);
+    let action = is_action_verb(verb) || is_action_verb(&format!("{verb}e"));
+    set("verb_action", flag(action));
+    set("verb_general", flag(!action && is_general_verb(verb)));
+    set("verb_stative", flag(!action && is_stative_verb(verb)));
+    set("deadline", flag(due));
+    set("deadline_dated", flag(dated));
+    let object: Vec<&Tok> = toks[(clause.verb + 1).min(clause.end)..clause.end].iter().collect();
+    let content = object.iter().filter(|t| is_content(&t.low)).count();
+    set("object_words", content.min(4) as f32 / 4.0);
+    set("object_pronoun_only", flag(content == 0 && object.iter().any(|t| t.is_any(PRONOUNS))));
+    set("clause_length", (clause.end - clause.verb).min(20) as f32 / 20.0);
+    let question = is_question(toks);
+    set("question", flag(question));
+    let before = &toks[..clause.verb];
+    let conditional =
+        before.iter().any(|t| t.is_any(CONDITIONALS)) || toks[clause.verb..clause.end].iter().any(|t| t.is("if"));
+    set("conditional", flag(conditional));
+    let would = toks[clause.start..clause.verb].iter().any(|t| t.is_any(&["would", "could", "might"]));
+    set("hypothetical", flag(conditional && (would || clause.form == Form::Hedge)));
+    let past = toks.iter().any(|t| t.is_any(PAST))
+        || before.windows(2).any(|w| w[0].is_any(&["have", "has", "had"]) && w[1].low.ends_with("ed"));
+    set("past", flag(past));
+    set("habitual", flag(toks.iter().any(|t| t.is_any(HABITUAL))));
+    set("negated", flag(clause.negated || before.iter().rev().take(4).any(|t| t.is_any(&["not", "never", "no"]))));
+    set("pleasantry", ritual_share(&meeting.sentences[s].text));
+    set("hedged", flag(before.iter().any(|t| t.is_any(HEDGES))));
+    let reply = meeting.reply(s).map(|r| &meeting.sentences[r].toks[..]);
+    let sure = reply.is_some_and(|r| opens_with(r, ACCEPT));
+    let declined = !sure && reply.is_some_and(|r| says_early(r, DECLINE));
+    let accepted = sure || (!declined && reply.is_some_and(|r| opens_with(r, LIKELY_ACCEPT)));
+    set("accepted", flag(accepted));
+    set("declined", flag(declined));
+    set("conjunct", flag(clause.conjunct));
+    let recap = (s.saturating_sub(RECAP_REACH)..=s).any(|i| {
+        let t = &meeting.sentences[i].toks;
+        t.iter().any(|w| w.is_any(RECAP)) || t.windows(2).any(|w| w[0].is("next") && w[1].is_any(&["steps", "step"]))
+    });
+    set("recap", flag(recap));
+    set("options", flag(toks.iter().any(|t| t.is_any(OPTIONS))));
+    let committing = matches!(clause.form, Form::Future | Form::Intent | Form::LetMe | Form::Lets | Form::Progressive);
+    set("first_person_commits", flag(committing && matches!(clause.subject, Subject::I | Subject::We)));
+    let asked = matches!(clause.form, Form::Request | Form::Imperative | Form::Offer);
+    set("request_accepted", flag(asked && accepted));
+    set("offer_declined", flag(clause.form == Form::Offer && declined));
+    set("you_will", flag(clause.subject == Subject::You && clause.form == Form::Future));
+    set("question_not_request", flag(question && !asked));
+    set("duty_we", flag(clause.form == Form::Duty && clause.subject == Subject::We));
+    let particle = object.iter().take(3).any(|t| t.is_any(PARTICLES));
+    set("particle", flag(particle));
+    f
+}
+
+fn flag(on: bool) -> f32 {
+    if on { 1.0 } else { 0.0 }
+}
+
+/// A word that names something: not a function word, a pronoun or filler.
+pub fn is_content(word: &str) -> bool {
+    word.chars().count() > 2
+        && !FUNCTION_WORDS.contains(&word)
+        && !PRONOUNS.contains(&word)
+        && !super::text::is_stopword(word)
+        && !super::text::is_filler(word)
+}
+
+/// A question: a question mark, or speech that opens like one ("do you…",
+/// "what if…") when the transcriber wrote no marks.
+fn is_question(toks: &[Tok]) -> bool {
+    if toks.last().is_some_and(|t| t.mark == Some('?')) {
+        return true;
+    }
+    if toks.iter().any(|t| t.mark.is_some()) {
+        return false;
+    }
+    let open =
+        |a: &[&str], b: &[&str]| toks.first().is_some_and(|t| t.is_any(a)) && toks.get(1).is_some_and(|t| t.is_any(b));
+    open(
+        &["do", "did", "does", "is", "are", "was", "were", "have", "has"],
+        &["you", "we", "they", "it", "i", "he", "she", "that", "there"],
+    ) || open(
+        &["what", "how", "why", "when", "where", "who", "which"],
+        &["do", "did", "does", "is", "are", "about", "if", "would", "should"],
+    )
+}
+
+/// Whether `toks` opens (after a filler or two) with one of `phrases`.
+fn opens_with(toks: &[Tok], phrases: &[&[&str]]) -> bool {
+    let start =
+        toks.iter().take(3).position(|t| !t.is_any(&["oh", "um", "uh", "well", "erm", "ah", "and", "so"])).unwrap_or(0);
+    phrases.iter().any(|p| p.iter().enumerate().all(|(i, w)| toks.get(start + i).is_some_and(|t| t.is(w))))
+}
+
+/// How many words of a reply may come before what it says of the request.
+const REPLY_OPENING: usize = 6;
+
+/// Whether one of `phrases` is said within the first words of `toks`; a
+/// bare "no" only as the first word ("no need" anywhere).
+fn says_early(toks: &[Tok], phrases: &[&[&str]]) -> bool {
+    let opening = &toks[..toks.len().min(REPLY_OPENING)];
+    phrases.iter().any(|p| {
+        (0..opening.len()).any(|at| {
+            (p.len() > 1 || at == 0) && p.iter().enumerate().all(|(i, w)| opening.get(at + i).is_some_and(|t| t.is(w)))
+        })
+    }) || opens_with(toks, &[&["no"]])
+}
+
+/// Whether a sentence opens by surely taking up what was asked: "Sure,
+/// …", "Yes, I'll…", "Of course".
+pub fn takes_up(toks: &[Tok]) -> bool {
+    opens_with(toks, ACCEPT)
+}

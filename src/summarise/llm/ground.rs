@@ -1,0 +1,218 @@
+//! The grounding check: what the LLM writes is kept only where the
+//! transcript bears it out. A rewritten step whose content words are not
+//! all in the transcript (or that is about another item) is dropped and
+//! the extractive item kept; steps beyond the items are dropped; a
+//! rewritten summary keeps only its grounded sentences, and only when they
+//! still carry the extractive summary's facts.
+
+use std::collections::HashSet;
+
+use super::prompt;
+use crate::domain::action_item::ActionItem;
+use crate::summarise::Summary;
+use crate::summarise::numbers;
+use crate::summarise::sentences;
+use crate::summarise::text::{is_stopword, words};
+
+/// Share of the extractive summary's figures a rewrite must keep.
+const FACTS_KEPT: f32 = 0.6;
+/// Share of an item's words a rewrite of it must keep.
+const SAME_ITEM: f32 = 0.5;
+
+/// The content words of a text, as forms that match across inflections
+/// ("revised", "revise") and numbers by value ("15,000", "fifteen thousand").
+pub struct Vocabulary(HashSet<String>);
+
+impl Vocabulary {
+    pub fn of(text: &str) -> Self {
+        Self(content(text).into_iter().collect())
+    }
+
+    /// The content words of `text` that the vocabulary lacks.
+    pub fn missing(&self, text: &str) -> Vec<String> {
+        content(text).into_iter().filter(|w| !self.0.contains(w)).collect()
+    }
+}
+
+/// The extracted notes as the LLM rewrote them in `answer`, where the
+/// transcript grounds the rewrite; the extracted text elsewhere.
+pub fn rewritten(extracted: &Summary, answer: &str, transcript: &str) -> Summary {
+    let parsed = match prompt::parse(answer) {
+        Ok(parsed) => parsed,
+        Err(reason) => {
+            tracing::warn!("the LLM's answer is off the format ({reason}); the extracted notes are kept");
+            return extracted.clone();
+        }
+    };
+    let vocabulary = Vocabulary::of(transcript);
+    let action_items: Vec<ActionItem> = extracted
+        .action_items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| match parsed.next_steps.get(i) {
+            Some(step) => rewrite_item(item, step, &vocabulary),
+            None => item.clone(),
+        })
+        .collect();
+    for step in parsed.next_steps.iter().skip(extracted.action_items.len()) {
+        tracing::info!(step, "a step the LLM added is dropped: it is no extracted item");
+    }
+    let summary = rewrite_summary(&extracted.summary, &parsed.summary, &vocabulary);
+    let next_steps = action_items.iter().map(ActionItem::line).collect();
+    Summary { summary, next_steps, action_items }
+}
+
+/// `item` with its action as `step` says it, when `step` is grounded and
+/// about the same item.
+fn rewrite_item(item: &ActionItem, step: &str, vocabulary: &Vocabulary) -> ActionItem {
+    let action = action_of(step, item);
+    let missing = vocabulary.missing(&action);
+    if !missing.is_empty() {
+        tracing::info!(step, ?missing, "a rewritten step says what the transcript does not; the extracted one is kept");
+        return item.clone();
+    }
+    let original: HashSet<String> = content(&item.action).into_iter().collect();
+    let kept = content(&action).into_iter().filter(|w| original.contains(w)).collect::<HashSet<_>>().len();
+    if action.split_whitespace().count() < 2 || (kept as f32) < SAME_ITEM * original.len() as f32 {
+        tracing::info!(step, "a rewritten step is about something else; the extracted one is kept");
+        return item.clone();
+    }
+    ActionItem { action, ..item.clone() }
+}
+
+/// The action of a rewritten step: no "I will" before it, no deadline
+/// after it (the item keeps its own), a capital first letter.
+fn action_of(step: &str, item: &ActionItem) -> String {
+    let mut action = step.trim().trim_end_matches(['.', ';', '!']).to_string();
+    if let Some(at) = action.find(" will ").filter(|&at| action[..at].split_whitespace().count() <= 3) {
+        action = action[at + " will ".len()..].to_string();
+    }
+    if let Some(due) = &item.due_text
+        && let Some(at) = action.to_lowercase().rfind(&due.to_lowercase())
+    {
+        action = format!("{}{}", &action[..at], &action[at + due.len()..]);
+    }
+    crate::summarise::text::capitalise(action.split_whitespace().collect::<Vec<_>>().join(" ").trim_end_matches(','))
+}
+
+/// The grounded sentences of the rewritten summary, when they keep the
+/// extracted summary's facts; else the extracted summary.
+fn rewrite_summary(extracted: &str, rewrite: &str, vocabulary: &Vocabulary) -> String {
+    let grounded: Vec<String> = sentences::split(rewrite)
+        .into_iter()
+        .filter(|sentence| {
+            let missing = vocabulary.missing(sentence);
+            if !missing.is_empty() {
+                tracing::info!(sentence, ?missing, "a rewritten summary sentence is not in the transcript; dropped");
+            }
+            missing.is_empty()
+        })
+        .collect();
+    let rewrite = grounded.join(" ");
+    let facts = |text: &str| -> HashSet<String> { content(text).into_iter().filter(|w| w.starts_with('#')).collect() };
+    let wanted = facts(extracted);
+    let kept = facts(&rewrite).intersection(&wanted).count();
+    if rewrite.split_whitespace().count() < 3 || (kept as f32) < FACTS_KEPT * wanted.len() as f32 {
+        return extracted.to_string();
+    }
+    rewrite
+}
+
+/// Content words in a form that matches across inflections; numbers as
+/// "#value".
+fn content(text: &str) -> Vec<String> {
+    let all: Vec<String> = words(text).collect();
+    let lows: Vec<&str> = all.iter().map(String::as_str).collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < lows.len() {
+        if let Some(n) = numbers::at(&lows, i).filter(|n| n.value >= 2.0 || n.ordinal) {
+            out.push(format!("#{}", n.value));
+            i += n.len;
+            continue;
+        }
+        let word = lows[i];
+        if word.chars().count() > 2 && !is_stopword(word) {
+            out.push(root(word));
+        }
+        i += 1;
+    }
+    out
+}
+
+/// A crude root: "revised", "revising", "revises" and "revise" are one.
+fn root(word: &str) -> String {
+    let word = word.strip_suffix("'s").unwrap_or(word);
+    for suffix in ["ing", "ed", "es", "s", "ly", "e"] {
+        if let Some(stem) = word.strip_suffix(suffix)
+            && stem.chars().count() >= 3
+        {
+            return stem.to_string();
+        }
+    }
+    word.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::action_item::Who;
+
+    const TRANSCRIPT: &str = "Anna: I'll send you the revised proposal by Friday. It comes to fifteen thousand pounds. \
+        Mike: Great. We'll book the workshop for the second week of May.";
+
+    fn extracted() -> Summary {
+        let items = vec![
+            ActionItem {
+                who: Who::Me,
+                action: "Send the revised proposal".into(),
+                due_text: Some("by Friday".into()),
+                due_date: None,
+            },
+            ActionItem {
+                who: Who::Client,
+                action: "Book the workshop for the second week of May".into(),
+                due_text: None,
+                due_date: None,
+            },
+        ];
+        Summary {
+            summary: "It comes to fifteen thousand pounds.".into(),
+            next_steps: items.iter().map(ActionItem::line).collect(),
+            action_items: items,
+        }
+    }
+
+    #[test]
+    fn the_grounding_check_drops_an_invented_step_and_keeps_the_extracted_item() {
+        let answer = "SUMMARY: The proposal comes to 15,000 pounds.\nNEXT STEPS:\n1. Send the revised proposal by Friday.\n\
+            2. Schedule a celebration dinner with the marketing team.\n3. Hire two new developers.";
+        let got = rewritten(&extracted(), answer, TRANSCRIPT);
+        assert_eq!(got.action_items, extracted().action_items, "the invented second step leaves the extracted one");
+        assert_eq!(got.next_steps.len(), 2, "the added third step is dropped: {:?}", got.next_steps);
+        assert!(
+            !got.next_steps.iter().any(|s| s.contains("dinner") || s.contains("developers")),
+            "{:?}",
+            got.next_steps
+        );
+        assert_eq!(got.summary, "The proposal comes to 15,000 pounds.", "a grounded rewrite with its figure is kept");
+    }
+
+    #[test]
+    fn a_grounded_rewrite_replaces_the_action_and_keeps_who_and_when() {
+        let answer = "SUMMARY: It comes to fifteen thousand pounds.\nNEXT STEPS:\n1. Anna will send the revised proposal by Friday.\n2. Book the workshop for the second week of May.";
+        let got = rewritten(&extracted(), answer, TRANSCRIPT);
+        assert_eq!(got.action_items[0].action, "Send the revised proposal");
+        assert_eq!(got.action_items[0].who, Who::Me);
+        assert_eq!(got.next_steps[0], "I will send the revised proposal by Friday.");
+    }
+
+    #[test]
+    fn a_summary_that_loses_its_figures_or_invents_some_is_not_taken() {
+        let answer = "SUMMARY: The meeting went well and everyone was happy.\nNEXT STEPS: none";
+        assert_eq!(rewritten(&extracted(), answer, TRANSCRIPT).summary, extracted().summary);
+        let answer = "SUMMARY: It comes to twenty thousand pounds.\nNEXT STEPS: none";
+        assert_eq!(rewritten(&extracted(), answer, TRANSCRIPT).summary, extracted().summary);
+        assert_eq!(rewritten(&extracted(), "I cannot help with that.", TRANSCRIPT), extracted());
+    }
+}

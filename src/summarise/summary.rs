@@ -1,0 +1,113 @@
+//! The summary paragraph: sentences chosen one by one for what they add,
+//! centrality to the meeting and facts not yet covered (numbers, amounts,
+//! dates, names, decisions), less their likeness to what is already
+//! chosen; no small talk, no questions, no near-duplicates; within a length
+//! that grows with the meeting; in meeting order, cleaned of speech fillers.
+
+use std::collections::HashSet;
+
+use super::facts::{self, Fact};
+use super::meeting::Meeting;
+use super::text::{ritual_share, tidy_speech};
+
+/// Shortest summary budget, in words (a short meeting)…
+const MIN_WORDS: usize = 60;
+/// …and longest (what the email shows, and what a reader takes in).
+const MAX_WORDS: usize = 150;
+/// One word of summary per this many words of meeting, between the two.
+const WORDS_PER_SUMMARY_WORD: usize = 10;
+/// Most sentences.
+const MAX_SENTENCES: usize = 8;
+/// Shortest sentence worth a place.
+const MIN_SENTENCE_WORDS: usize = 6;
+/// Longest sentence worth a place: longer runs are rambling speech.
+const MAX_SENTENCE_WORDS: usize = 60;
+/// A sentence this like a chosen one says the same thing again.
+const DUPLICATE: f32 = 0.8;
+/// How much each part of a sentence's worth counts.
+const CENTRALITY: f32 = 1.0;
+const FACTS: f32 = 0.6;
+const REDUNDANCY: f32 = 0.5;
+/// New facts beyond this many in one sentence add nothing more.
+const FACTS_CAP: f32 = 3.0;
+
+/// The summary of `meeting` from sentences `pool` (all of them, or the
+/// salient ones of a long meeting), given each one's centrality (aligned
+/// with `pool`) and the similarity of two of them (indices into `pool`).
+pub fn summary(
+    meeting: &Meeting,
+    pool: &[usize],
+    centrality: &[f32],
+    similarity: impl Fn(usize, usize) -> f32,
+) -> String {
+    let meeting_words: usize = meeting.sentences.iter().map(|s| s.toks.len()).sum();
+    let budget = (meeting_words / WORDS_PER_SUMMARY_WORD).clamp(MIN_WORDS, MAX_WORDS);
+    let names = known_names(meeting);
+    let texts: Vec<String> = pool.iter().map(|&s| tidy_speech(&meeting.sentences[s].text)).collect();
+    let lengths: Vec<usize> = texts.iter().map(|t| t.split_whitespace().count()).collect();
+    let facts: Vec<Vec<Fact>> = pool.iter().map(|&s| facts::of(&meeting.sentences[s].toks, &names, s)).collect();
+    let rank = ranks(centrality);
+    let eligible: Vec<usize> = (0..pool.len())
+        .filter(|&i| {
+            (MIN_SENTENCE_WORDS..=MAX_SENTENCE_WORDS).contains(&lengths[i])
+                && !texts[i].ends_with('?')
+                && ritual_share(&texts[i]) < 0.34
+        })
+        .collect();
+    // A short meeting may have only short sentences: then any will do.
+    let mut left = if eligible.is_empty() { (0..pool.len()).filter(|&i| lengths[i] > 0).collect() } else { eligible };
+    let (mut chosen, mut covered, mut words): (Vec<usize>, HashSet<&Fact>, usize) = (Vec::new(), HashSet::new(), 0);
+    while chosen.len() < MAX_SENTENCES && !left.is_empty() {
+        let worth = |i: usize| {
+            let new: f32 = facts[i].iter().filter(|f| !covered.contains(f)).map(|f| f.kind.weight()).sum();
+            let redundancy = chosen.iter().map(|&j| similarity(i, j)).fold(0.0f32, f32::max);
+            let value = CENTRALITY * rank[i] + FACTS * new.min(FACTS_CAP) / FACTS_CAP - REDUNDANCY * redundancy;
+            (value, redundancy)
+        };
+        let Some((at, (_, redundancy))) =
+            left.iter().map(|&i| worth(i)).enumerate().max_by(|a, b| a.1.0.total_cmp(&b.1.0))
+        else {
+            break;
+        };
+        let i = left.swap_remove(at);
+        if redundancy >= DUPLICATE {
+            continue;
+        }
+        // Over budget: a shorter one may still fit; never an empty summary.
+        if !chosen.is_empty() && words + lengths[i] > budget {
+            continue;
+        }
+        chosen.push(i);
+        covered.extend(facts[i].iter());
+        words += lengths[i];
+    }
+    chosen.sort_by_key(|&i| pool[i]);
+    chosen.iter().map(|&i| texts[i].as_str()).collect::<Vec<_>>().join(" ")
+}
+
+/// Each value's rank among `values`, scaled to 0–1 (1 the highest): the
+/// scale of centrality differs between embeddings and term vectors.
+fn ranks(values: &[f32]) -> Vec<f32> {
+    let mut order: Vec<usize> = (0..values.len()).collect();
+    order.sort_by(|&a, &b| values[a].total_cmp(&values[b]));
+    let mut rank = vec![0.0; values.len()];
+    let top = values.len().saturating_sub(1).max(1) as f32;
+    for (r, &i) in order.iter().enumerate() {
+        rank[i] = r as f32 / top;
+    }
+    rank
+}
+
+/// The names the meeting makes known by its speaker labels, so that
+/// lower-case speech that says them is seen to name someone.
+fn known_names(meeting: &Meeting) -> HashSet<String> {
+    let mut names: HashSet<String> = meeting
+        .turns
+        .iter()
+        .filter_map(|t| t.speaker.as_deref())
+        .flat_map(|s| s.split_whitespace().map(str::to_lowercase))
+        .filter(|w| w.chars().count() > 2 && w.chars().all(char::is_alphabetic))
+        .collect();
+    names.remove("speaker");
+    names
+}
