@@ -116,8 +116,8 @@ pub fn web_host(lines: &[Line]) -> Option<String> {
 pub fn is_link(token: &str) -> bool {
     let lower = token.to_lowercase();
     let lower = lower.trim_matches(|c: char| matches!(c, ',' | ';' | '(' | ')' | '|'));
-    if lower.starts_with('@') {
-        return lower.len() > 2 && !lower[1..].contains('@');
+    if let Some(handle) = lower.strip_prefix('@') {
+        return handle.len() > 1 && !handle.contains('@');
     }
     if lower.contains('@') {
         return false;

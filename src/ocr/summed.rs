@@ -46,9 +46,9 @@ mod tests {
     fn a_window_sums_what_it_covers_and_stops_at_the_edges() {
         let gray = GrayImage::from_fn(5, 4, |x, y| image::Luma([(x + 10 * y) as u8]));
         let table = SummedArea::new(&gray);
-        // (1..=3) × (0..=2): rows 0, 10, 20 plus columns 1, 2, 3.
-        assert_eq!(table.around(2, 1, 1), (3 * (1 + 2 + 3) + 3 * (0 + 10 + 20), 9));
-        assert_eq!(table.around(0, 0, 1), (0 + 1 + 10 + 11, 4));
+        // (1..=3) × (0..=2): columns 1, 2, 3 plus rows 0, 10, 20.
+        assert_eq!(table.around(2, 1, 1), (3 * (1 + 2 + 3) + 3 * (10 + 20), 9));
+        assert_eq!(table.around(0, 0, 1), (1 + 10 + 11, 4));
         assert_eq!(table.around(4, 3, 10), (gray.pixels().map(|p| u64::from(p.0[0])).sum(), 20));
     }
 }

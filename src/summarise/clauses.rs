@@ -329,7 +329,7 @@ fn anchor(toks: &[Tok], k: usize) -> Option<Clause> {
     if let Some(clause) = stated(toks, k) {
         return Some(clause);
     }
-    if at_start && is_action_verb(low(k)) && !toks[k].mark.is_some() && imperative_follows(toks, k) {
+    if at_start && is_action_verb(low(k)) && toks[k].mark.is_none() && imperative_follows(toks, k) {
         return Some(Clause {
             form: Form::Imperative,
             subject: Subject::You,

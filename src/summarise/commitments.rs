@@ -95,19 +95,22 @@ pub fn items(
         let accepted = probabilities[i] >= threshold;
         let vague = feature(c, "object_words") == 0.0;
         // "…and come back to you by Monday": part of the clause before.
-        if c.clause.conjunct && vague && i > 0 && candidates[i - 1].sentence == c.sentence {
-            if let Some(d) = made[i - 1] {
-                let draft = &mut drafts[d];
-                let more = imperative(toks, c.clause.verb, c.clause.end, c.due.as_ref().map(|d| (d.start, d.end)));
-                if !more.is_empty() {
-                    draft.action = format!("{} and {}", draft.action, lower_first(&more));
-                }
-                if draft.due.is_none() {
-                    draft.due.clone_from(&c.due);
-                }
-                made[i] = Some(d);
-                continue;
+        if c.clause.conjunct
+            && vague
+            && i > 0
+            && candidates[i - 1].sentence == c.sentence
+            && let Some(d) = made[i - 1]
+        {
+            let draft = &mut drafts[d];
+            let more = imperative(toks, c.clause.verb, c.clause.end, c.due.as_ref().map(|d| (d.start, d.end)));
+            if !more.is_empty() {
+                draft.action = format!("{} and {}", draft.action, lower_first(&more));
             }
+            if draft.due.is_none() {
+                draft.due.clone_from(&c.due);
+            }
+            made[i] = Some(d);
+            continue;
         }
         if !accepted {
             continue;
@@ -149,13 +152,13 @@ pub fn items(
             continue;
         }
         // "You'll have them Thursday": the deadline of the commitment before.
-        if vague && c.due.is_some() {
-            if let Some(d) = drafts.iter().rposition(|d| c.sentence - d.sentence <= FOLLOW_UP_REACH && d.due.is_none())
-            {
-                drafts[d].due.clone_from(&c.due);
-                made[i] = Some(d);
-                continue;
-            }
+        if vague
+            && c.due.is_some()
+            && let Some(d) = drafts.iter().rposition(|d| c.sentence - d.sentence <= FOLLOW_UP_REACH && d.due.is_none())
+        {
+            drafts[d].due.clone_from(&c.due);
+            made[i] = Some(d);
+            continue;
         }
         let replier = meeting.reply(c.sentence).filter(|_| feature(c, "accepted") > 0.0);
         let who = who::of(meeting, c.sentence, &c.clause, replier, context);

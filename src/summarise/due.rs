@@ -40,6 +40,7 @@ const DEADLINE_PREPOSITIONS: &[&[&str]] = &[
     &["over"],
     &["at"],
     &["within"],
+    &["in"],
 ];
 /// Words before a time that make it no deadline: "from January", "last
 /// Friday", "since Monday", "every week".
@@ -165,7 +166,8 @@ fn deadline_at(toks: &[Tok], at: usize, from: usize, to: usize, meeting: Date) -
         return None;
     }
     // "the week of the 14th" is a week, no day.
-    if at >= from + 2 && word(at - 1) == "of" && matches!(word(at - 2), "week" | "weekend" | "month") {
+    let named = if at > from && word(at - 1) == "the" { at - 1 } else { at };
+    if named >= from + 2 && word(named - 1) == "of" && matches!(word(named - 2), "week" | "weekend" | "month") {
         return None;
     }
     let time =

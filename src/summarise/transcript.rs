@@ -102,9 +102,18 @@ pub fn turns(transcript: &str) -> Vec<Turn> {
 /// "SPEAKER_01: text": the speaker and the text.
 fn label(line: &str) -> Option<(String, String)> {
     let line = skip_timestamp(line.trim_start());
-    let (head, text) = line.split_once(':')?;
+    let (head, text) = line.split_at_checked(label_colon(line)?)?;
+    let text = &text[1..];
     let head = strip_trailing_timestamp(head.trim());
     is_name(head).then(|| (head.to_string(), text.trim().to_string()))
+}
+
+/// Where the colon after a label is: the first one that is not inside a
+/// time ("Anna (00:01): …", "Anna Lopez  0:03").
+fn label_colon(line: &str) -> Option<usize> {
+    let bytes = line.as_bytes();
+    let digit = |i: Option<usize>| i.and_then(|i| bytes.get(i)).is_some_and(u8::is_ascii_digit);
+    (0..bytes.len()).find(|&i| bytes[i] == b':' && !(digit(i.checked_sub(1)) && digit(Some(i + 1))))
 }
 
 /// A line that is only a speaker's name, perhaps with a time: "Anna Lopez
@@ -187,7 +196,7 @@ pub fn clean(line: &str) -> String {
     let out = out.replace('’', "'");
     let mut joined = String::with_capacity(out.len());
     for word in out.split_whitespace() {
-        if !joined.is_empty() && !(word.len() == 1 && ".,?!;:".contains(word)) {
+        if !joined.is_empty() && (word.len() != 1 || !".,?!;:".contains(word)) {
             joined.push(' ');
         }
         joined.push_str(word);

@@ -118,10 +118,24 @@ fn rewrite_summary(extracted: &str, rewrite: &str, vocabulary: &Vocabulary) -> S
     rewrite
 }
 
+/// "15,000" as "15000", so a figure is one word as "fifteen thousand" is
+/// one number.
+fn without_thousands_separators(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let digit = |i: Option<usize>| i.and_then(|i| chars.get(i)).is_some_and(char::is_ascii_digit);
+    chars
+        .iter()
+        .enumerate()
+        .filter(|&(i, c)| !(*c == ',' && digit(i.checked_sub(1)) && digit(Some(i + 1))))
+        .map(|(_, c)| *c)
+        .collect()
+}
+
 /// Content words in a form that matches across inflections; numbers as
 /// "#value".
 fn content(text: &str) -> Vec<String> {
-    let all: Vec<String> = words(text).collect();
+    let text = without_thousands_separators(text);
+    let all: Vec<String> = words(&text).collect();
     let lows: Vec<&str> = all.iter().map(String::as_str).collect();
     let mut out = Vec::new();
     let mut i = 0;
