@@ -42,7 +42,7 @@ pub fn plan(choice: AsrChoice, models: &ModelsDir) -> Result<Plan, EngineError> 
             (None, Ok(vosk)) => Ok(vosk),
             (None, Err(_)) => Err(EngineError::Missing(
                 "No speech-to-text model is installed: run `debrief models install --recommended`, which picks \
-                 Whisper or Vosk for this machine."
+                 Whisper or Vosk for this machine (on a box without internet: `debrief models import PATH`)."
                     .to_owned(),
             )),
         },

