@@ -11,8 +11,9 @@ punctuation joined to the word before it, empty turns dropped, the turns
 joined as one transcript without speaker names (as speech to text gives
 it). The first-150 baseline reproduces the README's figures exactly.
 
-The data stays outside the repository: $DEBRIEF_QMSUM, else the folder
-shared/data/qmsum of the nearest folder above the repository that has one.
+The test meetings are committed in bench/data/qmsum; $DEBRIEF_QMSUM, or
+shared/data/qmsum in the nearest folder above the repository that has
+one, points at a full copy instead.
 A quick pass scores every third meeting (sorted by name), a full run all."""
 
 import json
@@ -33,13 +34,12 @@ def folder(ctx):
     if os.environ.get("DEBRIEF_QMSUM"):
         return os.environ["DEBRIEF_QMSUM"]
     here = os.path.dirname(os.path.abspath(ctx.repo))
-    while True:
+    while os.path.dirname(here) != here:
         candidate = os.path.join(here, "shared", "data", "qmsum")
         if os.path.isdir(candidate):
             return candidate
-        if os.path.dirname(here) == here:
-            raise RuntimeError("QMSum not found: set DEBRIEF_QMSUM to its folder (train/, val/, test/)")
         here = os.path.dirname(here)
+    return os.path.join(ctx.repo, "bench", "data", "qmsum")
 
 
 def clean(content):
@@ -118,7 +118,9 @@ def measure(ctx):
         ROWS[0], f"R-1/2/L {show(ours)} ({len(names)} test meetings, CPU {cpu:.0f} s)",
         f"R-1 ≥ best baseline + {MARGIN:.0f} ({best + MARGIN:.1f})", ours["rouge1"] >= best + MARGIN,
         peer=f"first {WORDS} words {show(first)}; random turns {show(rand)}",
-        ratio=ours["rouge1"] / best if best else None, quality=True,
+        # Like the development set's rows (GATES in meetings.py): not yet
+        # within its budget, so it fails a full run and prints in a quick one.
+        ratio=ours["rouge1"] / best if best else None, quality=False,
         values={"ours": ours, "firstWords": first, "randomTurns": rand, "meetings": names, "cpuS": cpu,
                 "wallS": wall},
     )]
