@@ -13,6 +13,7 @@ mod client_lists;
 mod client_photo;
 mod client_route;
 mod clients;
+mod connection;
 pub mod error;
 mod follow_up;
 mod headers;
@@ -90,6 +91,7 @@ pub fn service(state: AppState, assets: AssetSource, bench_peers: bool) -> Servi
     Service::new(router)
         .hoop(salvo::catch_panic::CatchPanic::new())
         .hoop(headers::security_headers)
+        .hoop(connection::close_after_refused_body)
         .hoop(salvo::logging::Logger::new())
         .catcher(Catcher::new(json_errors).hoop(headers::security_headers))
 }

@@ -27,10 +27,6 @@ pub async fn same_origin_writes(req: &mut Request, depot: &mut Depot, res: &mut 
     let cross_site = req.header::<String>("sec-fetch-site").is_some_and(|s| s == "cross-site");
     let foreign = origin.is_some_and(|o| !allowed.contains(&o));
     if foreign || cross_site {
-        // The body is never read, so the connection cannot carry another
-        // request: say so, or a client may send its next one on it and
-        // find it closed.
-        res.headers_mut().insert(salvo::http::header::CONNECTION, salvo::http::HeaderValue::from_static("close"));
         res.render(AppError::forbidden("Cross-site request refused"));
         ctrl.skip_rest();
     }

@@ -398,6 +398,7 @@ fn a_foreign_origin_cannot_change_anything() {
         let reply = user.call(method, path, Some(body));
         assert_eq!(reply.status, 403, "{method} {path}: {}", reply.text);
         assert!(reply.text.contains("Cross-site request refused"));
+        assert!(reply.closes, "{method} {path}: the unread body closes the connection");
     }
     user.origin = Some(app.url.clone());
     assert_eq!(user.get("/api/auth/me").status, 200, "the session survived");

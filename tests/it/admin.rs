@@ -439,8 +439,11 @@ fn uploads_are_refused_with_507_before_the_disk_fills() {
     ] {
         assert_eq!(reply.status, 507, "{}", reply.text);
         assert!(reply.text.contains("disk is nearly full"));
+        assert!(reply.closes, "the unread upload cannot share its connection with the next call");
     }
-    assert_eq!(user.get("/api/auth/me").status, 200, "reads still work");
+    let reads = user.get("/api/auth/me");
+    assert_eq!(reads.status, 200, "reads still work");
+    assert!(!reads.closes, "answers that read their request keep the connection");
 }
 
 #[test]

@@ -19,6 +19,8 @@ pub struct Reply {
     pub body: Value,
     pub text: String,
     pub set_cookie: Vec<String>,
+    /// The answer said `Connection: close`.
+    pub closes: bool,
 }
 
 impl Browser {
@@ -77,9 +79,10 @@ impl Browser {
                 self.cookie = (!value.is_empty()).then(|| value.to_owned());
             }
         }
+        let closes = res.headers().get("connection").is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"close"));
         let text = res.body_mut().read_to_string().unwrap_or_default();
         let body = serde_json::from_str(&text).unwrap_or(Value::Null);
-        Reply { status: res.status().as_u16(), body, text, set_cookie }
+        Reply { status: res.status().as_u16(), body, text, set_cookie, closes }
     }
 }
 
