@@ -3,9 +3,10 @@
 //! its job, a user and their sessions).
 
 use redb::{ReadableTable, WriteTransaction};
+use serde::{Deserialize, Serialize};
 
 use super::codec::{decode, encode};
-use super::tables::{CLIENTS, JOBS, USERS};
+use super::tables::{CLIENTS, JOBS, RESET_TOKENS, USERS};
 use super::{StoreError, StoreResult, sessions};
 use crate::domain::client::ClientRecord;
 use crate::domain::ids::{ClientId, TokenHash, UserId};
@@ -34,6 +35,25 @@ pub(super) fn put_user(tx: &WriteTransaction, user: &UserRecord) -> StoreResult<
     Ok(())
 }
 
+/// A pending password reset: the user it is for and when it expires.
+#[derive(Debug, Serialize, Deserialize)]
+pub(super) struct ResetRecord {
+    pub(super) user_id: UserId,
+    pub(super) expire: i64,
+}
+
+pub(super) fn delete_resets_of(tx: &WriteTransaction, user: UserId) -> StoreResult<()> {
+    tx.open_table(RESET_TOKENS)?.retain(|_, v| decode::<ResetRecord>(v).is_ok_and(|r| r.user_id != user))?;
+    Ok(())
+}
+
+/// What proved the old password or reached the old e-mail address stops
+/// working: every session but `keep`, and every pending reset link.
+pub(super) fn end_credentials(tx: &WriteTransaction, user: UserId, keep: Option<&TokenHash>) -> StoreResult<()> {
+    sessions::revoke_user_sessions(tx, user, keep)?;
+    delete_resets_of(tx, user)
+}
+
 /// Sets a new password hash and signs the user out everywhere but `keep`.
 pub(super) fn set_password_in(
     tx: &WriteTransaction,
@@ -44,7 +64,7 @@ pub(super) fn set_password_in(
     let mut user = get_user(tx, id)?;
     user.password_hash = password_hash;
     put_user(tx, &user)?;
-    sessions::revoke_user_sessions(tx, id, keep)
+    end_credentials(tx, id, keep)
 }
 
 /// Queues a fresh job for a client's new recording, inside the transaction

@@ -1,22 +1,9 @@
-use serde::{Deserialize, Serialize};
-
 use super::codec::{decode, encode};
-use super::records::{get_user, set_password_in};
+use super::records::{ResetRecord, get_user, set_password_in};
 use super::tables::RESET_TOKENS;
 use super::{Store, StoreError, StoreResult};
 use crate::domain::ids::{TokenHash, UserId};
 use crate::domain::user::UserRecord;
-
-#[derive(Debug, Serialize, Deserialize)]
-struct ResetRecord {
-    user_id: UserId,
-    expire: i64,
-}
-
-pub(super) fn delete_resets_of(tx: &redb::WriteTransaction, user: UserId) -> StoreResult<()> {
-    tx.open_table(RESET_TOKENS)?.retain(|_, v| decode::<ResetRecord>(v).is_ok_and(|r| r.user_id != user))?;
-    Ok(())
-}
 
 impl Store {
     pub fn create_reset_token(&self, token: &TokenHash, user_id: UserId, expire: i64) -> StoreResult<()> {

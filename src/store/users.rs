@@ -5,10 +5,10 @@ use redb::{ReadableTable, WriteTransaction};
 
 use super::blobs::{Blob, delete_blob, put_blob, read_blob};
 use super::codec::decode;
-use super::records::{get_user, put_user, set_password_in};
+use super::records::{end_credentials, get_user, put_user, set_password_in};
 use super::tables::{USERS, USERS_BY_EMAIL};
 use super::views::{AdminView, OwnerView, WorkerView};
-use super::{Store, StoreError, StoreResult, clients, meta, resets, sessions};
+use super::{Store, StoreError, StoreResult, clients, meta};
 use crate::domain::ids::{TokenHash, UserId};
 use crate::domain::job::JobRecord;
 use crate::domain::user::{NewUser, ProfileUpdate, UserRecord};
@@ -17,12 +17,7 @@ impl Store {
     /// Adds an account; `EmailTaken` when the email has one already.
     pub fn create_user(&self, new: NewUser, password_hash: String, now: i64) -> StoreResult<UserRecord> {
         let tx = self.write()?;
-        if tx.open_table(USERS_BY_EMAIL)?.get(new.email())?.is_some() {
-            return Err(StoreError::EmailTaken);
-        }
-        let record = UserRecord::new(UserId::from_key(meta::next_id(&tx, "users")?), new, password_hash, now);
-        put_user(&tx, &record)?;
-        tx.open_table(USERS_BY_EMAIL)?.insert(record.email.as_str(), record.id.key())?;
+        let record = insert_user(&tx, new, password_hash, now)?;
         tx.commit()?;
         Ok(record)
     }
@@ -123,13 +118,28 @@ impl AdminView<'_> {
         if let Some(avatar) = user.avatar {
             delete_blob(&tx, avatar)?;
         }
-        sessions::revoke_user_sessions(&tx, id, None)?;
-        resets::delete_resets_of(&tx, id)?;
+        end_credentials(&tx, id, None)?;
         tx.open_table(USERS_BY_EMAIL)?.remove(user.email.as_str())?;
         tx.open_table(USERS)?.remove(id.key())?;
         tx.commit()?;
         Ok(user)
     }
+}
+
+/// Adds an account inside `tx`; `EmailTaken` when the email has one already.
+pub(super) fn insert_user(
+    tx: &WriteTransaction,
+    new: NewUser,
+    password_hash: String,
+    now: i64,
+) -> StoreResult<UserRecord> {
+    if tx.open_table(USERS_BY_EMAIL)?.get(new.email())?.is_some() {
+        return Err(StoreError::EmailTaken);
+    }
+    let record = UserRecord::new(UserId::from_key(meta::next_id(tx, "users")?), new, password_hash, now);
+    put_user(tx, &record)?;
+    tx.open_table(USERS_BY_EMAIL)?.insert(record.email.as_str(), record.id.key())?;
+    Ok(record)
 }
 
 fn apply_profile(
@@ -146,7 +156,7 @@ fn apply_profile(
         by_email.remove(user.email.as_str())?;
         by_email.insert(update.email(), user.id.key())?;
         drop(by_email);
-        sessions::revoke_user_sessions(tx, user.id, keep)?;
+        end_credentials(tx, user.id, keep)?;
     }
     update.apply_to(&mut user);
     put_user(tx, &user)?;

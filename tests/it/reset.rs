@@ -242,3 +242,40 @@ fn a_flood_of_reset_requests_sends_three_emails_and_answers_every_one_alike() {
     std::thread::sleep(std::time::Duration::from_millis(300));
     assert_eq!(outbox_messages(&app.data_dir).len(), 3, "one inbox gets at most three links while a link lives");
 }
+
+#[test]
+fn a_reset_link_is_refused_after_a_password_change_and_after_an_email_change() {
+    let app = spawn_app();
+    let mut owner = signed_in_user(&app.url, "moved@example.com", PASSWORD);
+    let mut seen: Vec<String> = Vec::new();
+    // Asks for a reset link and returns the one that arrives.
+    let mut request_link = || {
+        let mut anyone = Browser::new(&app.url);
+        assert_eq!(anyone.post("/api/auth/reset-password", json!({"email": "moved@example.com"})).status, 200);
+        let link = wait_for(|| outbox_messages(&app.data_dir).iter().map(|m| link_in(m)).find(|l| !seen.contains(l)));
+        seen.push(link.clone());
+        link
+    };
+    let try_link = |link: &str, password: &str| {
+        Browser::new(&app.url).post("/api/auth/reset-password/confirm", new_password(link, password))
+    };
+
+    let before_password_change = request_link();
+    let changed = owner.put(
+        "/api/profile/password",
+        json!({"currentPassword": PASSWORD, "password": "changed by the owner", "confirmPassword": "changed by the owner"}),
+    );
+    assert_eq!(changed.status, 200, "{}", changed.text);
+    let stale = try_link(&before_password_change, "someone else's pw");
+    assert_eq!(stale.status, 400, "a link sent before the password change: {}", stale.text);
+
+    let before_email_change = request_link();
+    let profile = json!({"firstName": "Ana", "lastName": "Lopez", "email": "elsewhere@example.com", "company": "Acme", "position": "Partner", "linkedinUrl": ""});
+    let moved = owner.put("/api/profile", profile);
+    assert_eq!(moved.status, 200, "{}", moved.text);
+    let stale = try_link(&before_email_change, "someone else's pw");
+    assert_eq!(stale.status, 400, "a link sent to the old address: {}", stale.text);
+
+    let login = json!({"email": "elsewhere@example.com", "password": "changed by the owner"});
+    assert_eq!(Browser::new(&app.url).post("/api/auth/login", login).status, 200, "the owner's password still works");
+}
