@@ -14,6 +14,15 @@ pub struct DataDir {
     root: PathBuf,
 }
 
+/// Everything this process creates is its owner's alone (files 0600,
+/// folders 0700), whatever the mode of the folder it lands in: the data
+/// directory holds password hashes, reset links in the outbox, private keys,
+/// recordings and backups, and may be an existing 0755 folder.
+pub fn create_files_private() {
+    // SAFETY: umask only swaps the process's file-creation mask; it cannot fail.
+    unsafe { libc::umask(0o077) };
+}
+
 impl DataDir {
     /// The folder named on the command line, or the platform's per-user data
     /// directory (`~/.local/share/debrief` on Linux).
@@ -37,6 +46,13 @@ impl DataDir {
                 .map_err(|e| anyhow::anyhow!("cannot create the data directory {}: {e}", self.root.display()))?;
         }
         Ok(())
+    }
+
+    /// The folder's permission bits when other accounts may list or open
+    /// what is in it; `None` when it is the owner's alone.
+    pub fn open_to_others(&self) -> Option<u32> {
+        let mode = fs::metadata(&self.root).ok()?.permissions().mode() & 0o777;
+        (mode & 0o077 != 0).then_some(mode)
     }
 
     pub fn root(&self) -> &Path {

@@ -71,7 +71,18 @@ pub fn run(data_dir: &DataDir, models: &ModelsDir, args: &DoctorArgs) -> anyhow:
         );
         return Ok(0);
     }
-    report.line("data dir", State::Ok, data_dir.root().display().to_string());
+    match data_dir.open_to_others() {
+        Some(mode) => report.line(
+            "data dir",
+            State::Warning,
+            format!(
+                "{} can be read by other accounts on this machine (mode {mode:o}): `chmod 700 {}`",
+                data_dir.root().display(),
+                data_dir.root().display()
+            ),
+        ),
+        None => report.line("data dir", State::Ok, data_dir.root().display().to_string()),
+    }
     let size = std::fs::metadata(data_dir.database()).map(|m| m.len()).unwrap_or(0);
     match data_dir.free_bytes() {
         Some(free) if free < 500_000_000 => report.line(

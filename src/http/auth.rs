@@ -63,8 +63,7 @@ pub async fn signup(req: &mut Request, depot: &mut Depot, res: &mut Response) ->
 pub async fn login(req: &mut Request, depot: &mut Depot, res: &mut Response) -> AppResult<Json<User>> {
     let state = state(depot)?.clone();
     let credentials = json::<LoginInput>(req, SMALL).await?.parse().map_err(AppError::invalid)?;
-    let address = address_key(req.remote_addr().ip());
-    let account = format!("account:{}", credentials.email());
+    let (address, account) = sign_in_keys(req, credentials.email());
     // Counted before the password is checked, so that concurrent guesses
     // cannot all pass the check; taken back when the password is right.
     let attempt = state.login_throttle.attempt(&[&address, &account]).map_err(throttled)?;
@@ -96,7 +95,13 @@ pub async fn login(req: &mut Request, depot: &mut Depot, res: &mut Response) -> 
     Ok(Json(User::from(&user)))
 }
 
-fn throttled(wait: std::time::Duration) -> AppError {
+/// The throttle keys a password guess counts against: the address it came
+/// from and the account it is for.
+pub(super) fn sign_in_keys(req: &Request, email: &str) -> (String, String) {
+    (address_key(req.remote_addr().ip()), format!("account:{email}"))
+}
+
+pub(super) fn throttled(wait: std::time::Duration) -> AppError {
     let minutes = wait.as_secs().div_ceil(60).max(1);
     AppError::too_many(format!(
         "Too many failed sign-in attempts. Please try again in {minutes} minute{}.",

@@ -3,11 +3,14 @@
 //!
 //! `job` carries the job as `GET /api/clients/{id}` shows it, first on
 //! connect and then on every change; `client` carries the whole client when
-//! results were written. The stream ends when the server shuts down; the
-//! browser's EventSource reconnects by itself.
+//! results were written. The stream ends when the server shuts down or
+//! within [`SESSION_CHECK`] of its session ending (a sign-out, a password
+//! change elsewhere); the browser's EventSource reconnects by itself, and a
+//! reconnect without a session is refused.
 
 use std::collections::VecDeque;
 use std::convert::Infallible;
+use std::time::Duration;
 
 use salvo::prelude::*;
 use salvo::sse::{SseEvent, SseKeepAlive};
@@ -15,8 +18,12 @@ use tokio::sync::broadcast::error::RecvError;
 
 use super::client_route::ClientRoute;
 use super::error::AppResult;
+use crate::clock::now_ms;
 use crate::domain::client::Client;
 use crate::jobs::JobEvent;
+
+/// How often an open stream asks whether its session still lives.
+const SESSION_CHECK: Duration = Duration::from_millis(500);
 
 #[handler]
 pub async fn events(req: &mut Request, depot: &mut Depot, res: &mut Response) -> AppResult<()> {
@@ -26,13 +33,18 @@ pub async fn events(req: &mut Request, depot: &mut Depot, res: &mut Response) ->
     let closing = route.state.jobs.closing();
     route.run(|mine, id| mine.client(id)).await?;
     let first = current_job(&route).await?;
-    let watch = Watch { route, receiver, closing, queued: VecDeque::from([first]) };
+    let mut session_check = tokio::time::interval(SESSION_CHECK);
+    session_check.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let watch = Watch { route, receiver, closing, session_check, queued: VecDeque::from([first]) };
     let stream = futures_util::stream::unfold(watch, |mut watch| async move {
         let event = watch.next().await?;
         Some((Ok::<_, Infallible>(event), watch))
     });
     res.headers_mut().insert("x-accel-buffering", salvo::http::HeaderValue::from_static("no"));
     SseKeepAlive::new(stream).stream(res);
+    // The events carry the client's data: no cache keeps them (the stream
+    // helper says only `no-cache`).
+    res.headers_mut().insert(salvo::http::header::CACHE_CONTROL, salvo::http::HeaderValue::from_static("no-store"));
     Ok(())
 }
 
@@ -40,6 +52,7 @@ struct Watch {
     route: ClientRoute,
     receiver: tokio::sync::broadcast::Receiver<JobEvent>,
     closing: tokio::sync::watch::Receiver<bool>,
+    session_check: tokio::time::Interval,
     queued: VecDeque<SseEvent>,
 }
 
@@ -50,8 +63,15 @@ impl Watch {
                 return Some(event);
             }
             let received = tokio::select! {
-                received = self.receiver.recv() => received,
+                received = self.receiver.recv() => Some(received),
                 _ = self.closing.wait_for(|closing| *closing) => return None,
+                _ = self.session_check.tick() => None,
+            };
+            let Some(received) = received else {
+                if self.session_ended() {
+                    return None;
+                }
+                continue;
             };
             match received {
                 Ok(event) if event.client() == self.route.id => self.queue(event),
@@ -61,6 +81,11 @@ impl Watch {
                 Err(RecvError::Closed) => return None,
             }
         }
+    }
+
+    /// The session is gone or its lookup fails: either way the stream stops.
+    fn session_ended(&self) -> bool {
+        !matches!(self.route.state.store.session(&self.route.me.token, now_ms()), Ok(Some(_)))
     }
 
     fn queue(&mut self, event: JobEvent) {

@@ -3,7 +3,7 @@
 use salvo::prelude::*;
 use serde::Deserialize;
 
-use super::auth::Message;
+use super::auth::{Message, sign_in_keys, throttled};
 use super::body::{SMALL, json};
 use super::error::{AppError, AppResult};
 use super::session::signed_in;
@@ -32,12 +32,17 @@ pub async fn change_password(req: &mut Request, depot: &mut Depot) -> AppResult<
     let input = json::<NewPasswordInput>(req, SMALL).await?;
     let current = input.current_password.clone().unwrap_or_default();
     let password = input.parse().map_err(AppError::invalid)?;
+    // The current password is a password guess like a sign-in: counted
+    // against the same address and account, before it is checked.
+    let (address, account) = sign_in_keys(req, me.user.email.as_str());
+    let attempt = state.login_throttle.attempt(&[&address, &account]).map_err(throttled)?;
     if !state.passwords.verify(current, Some(me.user.password_hash.clone())).await? {
         return Err(AppError::invalid(vec![crate::domain::FieldError {
             field: "currentPassword".into(),
             message: "Current password is incorrect".into(),
         }]));
     }
+    attempt.succeeded();
     let hash = state.passwords.hash(password).await?;
     let token = me.token;
     me.run(&state.store, move |mine| mine.set_password(hash, Some(&token))).await?;

@@ -21,6 +21,7 @@ mod instance;
 mod jobs;
 mod models;
 mod probe;
+mod probe_access;
 mod reset;
 mod serving;
 mod sign_in;
