@@ -55,6 +55,10 @@ pub struct Settings {
     #[arg(long, env = "DEBRIEF_SEND_WINDOW", default_value = "60s", value_parser = parse_duration, value_name = "DURATION")]
     pub send_window: Duration,
 
+    /// Most follow-up emails one user may send in an hour.
+    #[arg(long, env = "DEBRIEF_FOLLOW_UPS_PER_HOUR", default_value_t = 30, value_name = "N")]
+    pub follow_ups_per_hour: usize,
+
     /// How long emails stay in the outbox folder (they hold clients' personal data).
     #[arg(long, env = "DEBRIEF_OUTBOX_RETENTION", default_value = "30d", value_parser = parse_duration, value_name = "DURATION")]
     pub outbox_retention: Duration,

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import { apiFromPage, checkA11y, newUserFields, signUpAndLogIn, useApp } from "./harness.mjs";
+import { apiFromPage, checkA11y, fillSignup, newUserFields, signUpAndLogIn, useApp } from "./harness.mjs";
 import { makePng } from "./media.mjs";
 
 const app = useApp();
@@ -34,21 +34,6 @@ async function fieldError(page, label) {
   });
 }
 
-async function fillSignup(page, fields) {
-  const labels = {
-    firstName: "First Name",
-    lastName: "Last Name",
-    email: "Email",
-    password: "Password",
-    confirmPassword: "Confirm Password",
-    company: "Company",
-    position: "Position",
-    linkedinUrl: "LinkedIn URL (optional)",
-  };
-  for (const [field, label] of Object.entries(labels)) {
-    await page.getByLabel(label, { exact: true }).fill(fields[field] ?? "");
-  }
-}
 
 async function logIn(page, email, password) {
   await page.getByLabel("Email", { exact: true }).fill(email);

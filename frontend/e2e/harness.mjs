@@ -424,6 +424,23 @@ export async function fieldError(page, label, root = page) {
   });
 }
 
+/** Fills the sign-up form with `fields` (as {@link newUserFields} makes them); empty where one is missing. */
+export async function fillSignup(page, fields) {
+  const labels = {
+    firstName: "First Name",
+    lastName: "Last Name",
+    email: "Email",
+    password: "Password",
+    confirmPassword: "Confirm Password",
+    company: "Company",
+    position: "Position",
+    linkedinUrl: "LinkedIn URL (optional)",
+  };
+  for (const [field, label] of Object.entries(labels)) {
+    await page.getByLabel(label, { exact: true }).fill(fields[field] ?? "");
+  }
+}
+
 /** A new account, signed in; the page is left on /login. Returns the user record. */
 export async function signIn(page) {
   await page.goto("/login");

@@ -10,6 +10,7 @@ mod maintenance;
 mod models;
 mod remote;
 mod serve;
+mod signup;
 mod template;
 mod transcribe;
 mod user;
@@ -60,6 +61,9 @@ enum Command {
     /// Show or change the follow-up email template.
     #[command(subcommand)]
     Template(template::TemplateCommand),
+    /// Show or set who may create an account, and make invitation links.
+    #[command(subcommand)]
+    Signup(signup::SignupCommand),
     /// Transcribe a WAV file with the installed engine.
     Transcribe(transcribe::TranscribeArgs),
     /// Summarise a transcript (plain text) with the installed summariser.
@@ -120,6 +124,7 @@ fn run_command(command: Command, data_dir: DataDir, models: ModelsDir) -> anyhow
         Command::Admin(command) => admin::run(&data_dir, command),
         Command::User(command) => user::run(&data_dir, command),
         Command::Template(command) => template::run(&data_dir, command),
+        Command::Signup(command) => signup::run(&data_dir, command),
         Command::Jobs(command) => jobs::run(&data_dir, command),
         Command::Transcribe(args) => transcribe::transcribe(&models, args),
         Command::Summarise(args) => transcribe::summarise(&models, args),

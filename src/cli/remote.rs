@@ -65,6 +65,20 @@ pub fn print(response: &Response) {
         }
         Response::Template { template } => println!("{}", serde_json::to_string_pretty(template).unwrap_or_default()),
         Response::ResetLink { link: Some(link) } => println!("{link}"),
+        Response::Signup { policy } => {
+            let domains = policy.domains().join(", ");
+            let mode = serde_json::to_value(policy.mode()).ok().and_then(|v| v.as_str().map(str::to_owned));
+            println!("sign-up: {}", mode.unwrap_or_default());
+            println!("domains: {}", if domains.is_empty() { "any" } else { &domains });
+        }
+        Response::Invitation { invitation } => {
+            println!("{}", invitation.link);
+            let until = &invitation.expires_at;
+            match &invitation.email {
+                Some(email) => eprintln!("single use, for {email}, until {until}"),
+                None => eprintln!("single use, for anyone who has the link, until {until}"),
+            }
+        }
         other => println!("{other:?}"),
     }
 }

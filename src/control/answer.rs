@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use super::{Request, Response};
-use crate::ops::{OpError, OpResult, accounts, admins, jobs, templates};
+use crate::ops::{OpError, OpResult, accounts, admins, jobs, signup, templates};
 use crate::store::{Admin, Store};
 
 /// What a request needs beyond the store.
@@ -48,6 +48,15 @@ pub fn answer(store: &Store, context: &Context, request: Request) -> Response {
             templates::put(admin, &template).map(|template| Response::Template { template })
         }
         Request::TemplateReset => templates::reset(admin).map(|template| Response::Template { template }),
+        Request::SignupShow => admin.signup_policy().map(|policy| Response::Signup { policy }).map_err(OpError::from),
+        Request::SignupSet { mode, domains } => {
+            signup::set_policy(admin, &mode, &domains).map(|policy| Response::Signup { policy })
+        }
+        Request::SignupInvite { email, days } => {
+            let ttl = days.map_or(signup::INVITATION_TTL, |d| Duration::from_secs(d.clamp(1, 90) * 24 * 3600));
+            signup::invite(admin, email.as_deref(), ttl, &context.public_url)
+                .map(|invitation| Response::Invitation { invitation })
+        }
         Request::Backup { path } => admin
             .backup(std::path::Path::new(&path))
             .map(|()| done(format!("backup written to {path}")))

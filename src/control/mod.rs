@@ -17,9 +17,11 @@ pub use client::call;
 pub use listener::{ControlHandler, serve};
 
 use crate::domain::ids::ClientId;
+use crate::domain::signup::SignupPolicy;
 use crate::domain::template::EmailTemplate;
 use crate::ops::accounts::UserLine;
 use crate::ops::jobs::JobLine;
+use crate::ops::signup::Invitation;
 
 /// Requests are one JSON object on one line.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -55,6 +57,17 @@ pub enum Request {
         template: EmailTemplate,
     },
     TemplateReset,
+    SignupShow,
+    SignupSet {
+        mode: String,
+        #[serde(default)]
+        domains: Vec<String>,
+    },
+    /// A single-use sign-up link, for one address when `email` is given.
+    SignupInvite {
+        email: Option<String>,
+        days: Option<u64>,
+    },
     /// A consistent copy of the database, written by the server to `path`.
     Backup {
         path: String,
@@ -90,6 +103,12 @@ pub enum Response {
     },
     Jobs {
         jobs: Vec<JobLine>,
+    },
+    Signup {
+        policy: SignupPolicy,
+    },
+    Invitation {
+        invitation: Invitation,
     },
     Error {
         message: String,

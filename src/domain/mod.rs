@@ -10,6 +10,7 @@ pub mod fields;
 pub mod ids;
 pub mod image;
 pub mod job;
+pub mod signup;
 pub mod template;
 pub mod text;
 pub mod user;

@@ -103,6 +103,8 @@ pub struct SignupInput {
     pub company: Option<String>,
     pub position: Option<String>,
     pub linkedin_url: Option<String>,
+    /// The token of an invitation link, where sign-up is by invitation.
+    pub invitation: Option<String>,
 }
 
 /// A valid signup, made by [`SignupInput::parse`] only; the password is

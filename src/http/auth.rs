@@ -9,8 +9,8 @@ use super::session::{self, SignedIn};
 use super::state::state;
 use crate::auth::{Token, address_key};
 use crate::clock::now_ms;
-use crate::domain::user::{LoginInput, SignupInput, User};
-use crate::store::{SessionRecord, StoreError};
+use crate::domain::user::{LoginInput, User};
+use crate::store::SessionRecord;
 
 #[derive(Serialize)]
 pub struct Message {
@@ -36,26 +36,6 @@ pub async fn session_probe(depot: &mut Depot) -> Json<SessionProbe> {
 #[derive(Serialize)]
 pub struct SessionProbe {
     user: Option<User>,
-}
-
-/// `POST /api/auth/signup`: creates the account; signing in is a separate step.
-#[handler]
-pub async fn signup(req: &mut Request, depot: &mut Depot, res: &mut Response) -> AppResult<Json<User>> {
-    let state = state(depot)?.clone();
-    let new = json::<SignupInput>(req, SMALL).await?.parse().map_err(AppError::invalid)?;
-    // "This email has an account" must be said to a person signing up, so
-    // asking it counts against the address like a failed sign-in: probing
-    // for accounts here costs as much as guessing passwords.
-    let address = address_key(req.remote_addr().ip());
-    let attempt = state.login_throttle.attempt(&[&address]).map_err(throttled)?;
-    let hash = state.passwords.hash(new.password().to_owned()).await?;
-    let user = match state.store.run(move |s| s.create_user(new, hash, now_ms())).await {
-        Err(e @ StoreError::EmailTaken) => return Err(e.into()),
-        other => other?,
-    };
-    attempt.succeeded();
-    res.status_code(StatusCode::CREATED);
-    Ok(Json(User::from(&user)))
 }
 
 /// `POST /api/auth/login`: a new session (never the one the browser had).

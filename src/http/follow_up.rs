@@ -114,6 +114,15 @@ pub async fn send(req: &mut Request, depot: &mut Depot) -> AppResult<Json<Sent>>
     let _ = state.send_throttle.attempt(&[&key]).map_err(|_| {
         AppError::too_many("This follow-up was just sent. Please wait a minute before sending it again.")
     })?;
+    let sender = format!("user:{}", route.me.user.id);
+    let _ = state.hourly_send_throttle.attempt(&[&sender]).map_err(|wait| {
+        let minutes = wait.as_secs().div_ceil(60).max(1);
+        AppError::too_many(format!(
+            "You have sent as many follow-ups in the last hour as this server allows ({}). Please try again in {minutes} minute{}.",
+            state.settings.follow_ups_per_hour,
+            if minutes == 1 { "" } else { "s" }
+        ))
+    })?;
     let to = p.mail.to.email.clone();
     let delivery = crate::ops::mail::send(&state.store, &state.mailer, p.mail).await.map_err(|e| match e {
         MailError::InvalidHeader(_) => AppError::bad_request(format!("The email cannot be sent: {e}")),

@@ -32,3 +32,11 @@ pub async fn security_headers(req: &mut Request, depot: &mut Depot, res: &mut Re
         headers.entry(name).or_insert(HeaderValue::from_static(value));
     }
 }
+
+/// HTTPS only from now on, for a year: added where the certificate is one
+/// the browsers already trust.
+#[handler]
+pub async fn strict_transport(req: &mut Request, depot: &mut Depot, res: &mut Response, ctrl: &mut FlowCtrl) {
+    ctrl.call_next(req, depot, res).await;
+    res.headers_mut().insert(header::STRICT_TRANSPORT_SECURITY, HeaderValue::from_static("max-age=31536000"));
+}

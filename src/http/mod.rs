@@ -28,6 +28,7 @@ mod range;
 mod recording;
 mod reset;
 mod session;
+mod signup;
 mod state;
 
 use salvo::catcher::Catcher;
@@ -37,6 +38,7 @@ use serde::Serialize;
 
 pub use assets::AssetSource;
 pub use client_lists::ClientLists;
+pub use headers::strict_transport;
 pub use reset::EMAILS_PER_LINK_LIFETIME as RESET_EMAILS_PER_LINK_LIFETIME;
 pub use state::AppState;
 
@@ -69,7 +71,8 @@ pub fn service(state: AppState, assets: AssetSource, bench_peers: bool) -> Servi
         .hoop(origin::same_origin_writes)
         .push(Router::with_path("health").get(health::health).head(health::health))
         .push(Router::with_path("auth/login").post(auth::login))
-        .push(Router::with_path("auth/signup").post(auth::signup))
+        .push(Router::with_path("auth/signup").post(signup::signup))
+        .push(Router::with_path("auth/signup-policy").get(signup::policy))
         .push(Router::with_path("auth/logout").post(auth::logout))
         .push(Router::with_path("auth/session").hoop(session::probe_user).get(auth::session_probe))
         .push(Router::with_path("auth/reset-password").post(reset::request))

@@ -22,6 +22,8 @@ pub struct AppState {
     pub admin_throttle: Throttle,
     /// Follow-up emails per client, so a double tap sends one.
     pub send_throttle: Throttle,
+    /// Follow-up emails per user and hour.
+    pub hourly_send_throttle: Throttle,
     /// Password-reset emails per account, so nobody can flood an inbox.
     pub reset_throttle: Throttle,
     /// Where emailed links point (`--public-url`, or the LAN URL).

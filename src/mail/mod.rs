@@ -3,6 +3,7 @@
 
 pub mod render;
 mod sender;
+mod subject;
 mod transport;
 
 use std::path::PathBuf;

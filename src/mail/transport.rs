@@ -92,8 +92,11 @@ impl Mailer {
         let mut builder = Message::builder()
             .from(from)
             .to(mailbox(&mail.to, "the recipient")?)
-            .subject(mail.subject.clone())
             .message_id(Some(self.sender.message_id()));
+        builder = match super::subject::encoded_subject(&mail.subject) {
+            Some(encoded) => builder.raw_header(encoded),
+            None => builder.subject(mail.subject.clone()),
+        };
         if let Some(reply_to) = &mail.reply_to {
             builder = builder.reply_to(mailbox(reply_to, "the reply-to address")?);
         }

@@ -7,6 +7,7 @@ pub mod accounts;
 pub mod admins;
 pub mod jobs;
 pub mod mail;
+pub mod signup;
 pub mod templates;
 
 use crate::domain::FieldError;

@@ -16,6 +16,7 @@ pub(super) fn start(state: AppState, outbox: PathBuf) -> tokio::task::JoinHandle
             tick.tick().await;
             state.login_throttle.sweep();
             state.send_throttle.sweep();
+            state.hourly_send_throttle.sweep();
             state.admin_throttle.sweep();
             state.reset_throttle.sweep();
             let retention = state.settings.outbox_retention;
@@ -23,6 +24,7 @@ pub(super) fn start(state: AppState, outbox: PathBuf) -> tokio::task::JoinHandle
             let swept = state.store.run(move |s| {
                 let now = now_ms();
                 s.sweep_reset_tokens(now)?;
+                s.sweep_invitations(now)?;
                 s.sweep_admin_sessions(now)?;
                 let sessions = s.sweep_sessions(now)?;
                 Ok((sessions, expire_outbox(&outbox, retention)))

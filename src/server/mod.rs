@@ -110,6 +110,7 @@ pub async fn run(options: ServeOptions) -> anyhow::Result<()> {
         login_throttle: Throttle::new(settings.login_max_failures, settings.login_window),
         admin_throttle: Throttle::new(settings.admin_login_max_failures, settings.login_window),
         send_throttle: Throttle::new(1, settings.send_window),
+        hourly_send_throttle: Throttle::new(settings.follow_ups_per_hour, std::time::Duration::from_secs(3600)),
         reset_throttle: Throttle::new(crate::http::RESET_EMAILS_PER_LINK_LIFETIME, settings.reset_ttl),
         secure_cookies: public_url.starts_with("https://"),
         public_url,
@@ -133,6 +134,13 @@ pub async fn run(options: ServeOptions) -> anyhow::Result<()> {
     );
     let housekeeping = housekeeping::start(state.clone(), crate::mail::outbox_dir(data_dir.root()));
     let service = crate::http::service(state, options.assets, options.bench_peers);
+    // Only with a certificate of the admin's own: browsers remember HSTS, and
+    // after the local CA is made anew it would turn the certificate warning
+    // into an error nobody can click through.
+    let service = match options.tls {
+        TlsMode::Files { .. } => service.hoop(crate::http::strict_transport),
+        TlsMode::Off | TlsMode::LocalCa => service,
+    };
     let server = match acceptor {
         Bound::Tls(acceptor) => start(acceptor, service, &jobs)?,
         Bound::Plain(acceptor) => start(acceptor, service, &jobs)?,

@@ -45,6 +45,8 @@ impl Store {
         copy(&from, &to, ADMINS)?;
         copy(&from, &to, ADMIN_SESSIONS)?;
         copy(&from, &to, JOBS)?;
+        copy(&from, &to, SETTINGS)?;
+        copy(&from, &to, INVITATIONS)?;
         to.commit()?;
         drop(out);
         std::fs::rename(&partial, path)

@@ -6,8 +6,14 @@ use super::meta::{self, SCHEMA_VERSION};
 use super::{StoreError, StoreResult};
 
 /// Step `n` takes a file from schema `n` to `n + 1`.
-const STEPS: [fn(&WriteTransaction) -> StoreResult<()>; SCHEMA_VERSION as usize] =
-    [create_tables, create_client_tables, create_template_table, create_admin_tables, create_jobs_table];
+const STEPS: [fn(&WriteTransaction) -> StoreResult<()>; SCHEMA_VERSION as usize] = [
+    create_tables,
+    create_client_tables,
+    create_template_table,
+    create_admin_tables,
+    create_jobs_table,
+    create_signup_tables,
+];
 
 pub(super) fn run(db: &Database) -> StoreResult<()> {
     let tx = db.begin_write()?;
@@ -68,5 +74,12 @@ fn create_admin_tables(tx: &WriteTransaction) -> StoreResult<()> {
 /// Version 5: the jobs that transcribe and summarise recordings.
 fn create_jobs_table(tx: &WriteTransaction) -> StoreResult<()> {
     tx.open_table(super::tables::JOBS)?;
+    Ok(())
+}
+
+/// Version 6: the sign-up policy and invitations.
+fn create_signup_tables(tx: &WriteTransaction) -> StoreResult<()> {
+    tx.open_table(super::tables::SETTINGS)?;
+    tx.open_table(super::tables::INVITATIONS)?;
     Ok(())
 }

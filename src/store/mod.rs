@@ -17,6 +17,7 @@ mod outbox;
 mod records;
 mod resets;
 mod sessions;
+mod signup;
 mod tables;
 mod templates;
 mod users;

@@ -36,3 +36,7 @@ pub(super) const ADMINS: TableDefinition<&str, &[u8]> = TableDefinition::new("ad
 pub(super) const ADMIN_SESSIONS: TableDefinition<&[u8], &[u8]> = TableDefinition::new("admin_sessions");
 /// client id → the job processing that client's recording.
 pub(super) const JOBS: TableDefinition<u64, &[u8]> = TableDefinition::new("jobs");
+/// setting name → value (the sign-up policy).
+pub(super) const SETTINGS: TableDefinition<&str, &[u8]> = TableDefinition::new("settings");
+/// hash of an invitation token → invitation record.
+pub(super) const INVITATIONS: TableDefinition<&[u8], &[u8]> = TableDefinition::new("invitations");

@@ -19,7 +19,7 @@ pub fn admin_browser(base: &str, username: &str) -> Browser {
     sign_in_admin(Browser::new(base), username)
 }
 
-const ADMIN_ROUTES: [(&str, &str); 11] = [
+const ADMIN_ROUTES: [(&str, &str); 14] = [
     ("GET", "/api/admin/users/1/picture"),
     ("GET", "/api/admin/session"),
     ("GET", "/api/admin/users"),
@@ -31,6 +31,9 @@ const ADMIN_ROUTES: [(&str, &str); 11] = [
     ("GET", "/api/admin/email-template"),
     ("PUT", "/api/admin/email-template"),
     ("GET", "/api/admin/users"),
+    ("GET", "/api/admin/signup-policy"),
+    ("PUT", "/api/admin/signup-policy"),
+    ("POST", "/api/admin/invitations"),
 ];
 
 #[test]

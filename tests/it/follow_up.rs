@@ -127,6 +127,28 @@ fn a_second_send_within_the_window_is_refused() {
 }
 
 #[test]
+fn a_user_past_the_hourly_follow_up_limit_is_refused_with_the_limit_and_the_wait() {
+    let app = spawn_app_with(&["--follow-ups-per-hour", "2"]);
+    let mut ana = signed_in_user(&app.url, "ana@consulting.example", PASSWORD);
+    let mut bob = signed_in_user(&app.url, "bob@consulting.example", PASSWORD);
+    let clients: Vec<u64> = (0..3).map(|_| client_with_summary(&mut ana)).collect();
+    for id in &clients[..2] {
+        assert_eq!(ana.post(&format!("/api/clients/{id}/send-email"), json!({})).status, 200);
+    }
+    let third = ana.post(&format!("/api/clients/{}/send-email", clients[2]), json!({}));
+    assert_eq!(third.status, 429, "{}", third.text);
+    assert!(
+        third.text.contains("as many follow-ups in the last hour as this server allows (2)")
+            && third.text.contains("Please try again in 60 minutes"),
+        "{}",
+        third.text
+    );
+    let theirs = client_with_summary(&mut bob);
+    assert_eq!(bob.post(&format!("/api/clients/{theirs}/send-email"), json!({})).status, 200, "the limit is per user");
+    assert_eq!(std::fs::read_dir(app.data_dir.join("outbox")).unwrap().count(), 3);
+}
+
+#[test]
 fn a_client_without_a_summary_cannot_be_emailed() {
     let app = spawn_app();
     let mut ana = signed_in_user(&app.url, "ana@consulting.example", PASSWORD);

@@ -30,7 +30,7 @@ fn jpeg_claiming(width: u16, height: u16) -> Vec<u8> {
 }
 
 /// Caps the memory the server may map, as the probe did.
-fn limit_address_space(app: &TestApp, bytes: u64) {
+pub fn limit_address_space(app: &TestApp, bytes: u64) {
     let limit = libc::rlimit { rlim_cur: bytes, rlim_max: bytes };
     // SAFETY: prlimit only reads `limit`, and no old value is asked for.
     let done = unsafe { libc::prlimit(app.pid() as libc::pid_t, libc::RLIMIT_AS, &limit, std::ptr::null_mut()) };
@@ -44,7 +44,7 @@ fn peak_rss_mb(app: &TestApp) -> u64 {
     line.split_whitespace().nth(1).unwrap().parse::<u64>().unwrap() / 1024
 }
 
-fn multipart(field: &str, content: &[u8]) -> (String, Vec<u8>) {
+pub fn multipart(field: &str, content: &[u8]) -> (String, Vec<u8>) {
     let boundary = "probe-boundary-7f3a";
     let mut body = format!(
         "--{boundary}\r\nContent-Disposition: form-data; name=\"{field}\"; filename=\"card.jpg\"\r\n\
@@ -56,7 +56,7 @@ fn multipart(field: &str, content: &[u8]) -> (String, Vec<u8>) {
     (format!("multipart/form-data; boundary={boundary}"), body)
 }
 
-fn post_bytes(app: &TestApp, cookie: &str, path: &str, content_type: &str, body: &[u8]) -> (u16, String) {
+pub fn post_bytes(app: &TestApp, cookie: &str, path: &str, content_type: &str, body: &[u8]) -> (u16, String) {
     let mut res = client()
         .post(format!("{}{path}", app.url))
         .header("Cookie", format!("debrief_session={cookie}"))

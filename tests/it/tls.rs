@@ -29,6 +29,10 @@ fn the_default_server_speaks_https_verified_by_its_local_authority() {
 
     let health = agent.get(format!("{}/api/health", app.url)).call().expect("TLS verifies against the local CA");
     assert_eq!(health.status(), 200);
+    assert!(
+        health.headers().get("strict-transport-security").is_none(),
+        "no HSTS with the local authority: a CA made anew would lock phones out"
+    );
     let localhost = app.url.replace("127.0.0.1", "localhost");
     assert_eq!(agent.get(format!("{localhost}/")).call().unwrap().status(), 200);
 }
@@ -180,7 +184,7 @@ fn the_private_keys_are_readable_by_the_owner_only() {
 }
 
 #[test]
-fn a_certificate_of_ones_own_is_served_as_given() {
+fn a_certificate_of_ones_own_is_served_as_given_with_strict_transport_security() {
     let dir = tempfile::tempdir().unwrap();
     let key = rcgen::KeyPair::generate().unwrap();
     let cert = rcgen::CertificateParams::new(vec!["localhost".to_owned(), "127.0.0.1".to_owned()])
@@ -194,8 +198,9 @@ fn a_certificate_of_ones_own_is_served_as_given() {
     let data = dir.path().join("data");
     let app = spawn_with(&data, &["--tls-cert", cert_path.to_str().unwrap(), "--tls-key", key_path.to_str().unwrap()])
         .unwrap();
-    let status = agent_trusting(cert.pem().as_bytes()).get(format!("{}/api/health", app.url)).call().unwrap().status();
-    assert_eq!(status, 200);
+    let health = agent_trusting(cert.pem().as_bytes()).get(format!("{}/api/health", app.url)).call().unwrap();
+    assert_eq!(health.status(), 200);
+    assert_eq!(health.headers()["strict-transport-security"], "max-age=31536000");
     assert!(!data.join("tls/ca.pem").exists(), "no local authority is made when a certificate is given");
 }
 

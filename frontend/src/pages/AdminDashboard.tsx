@@ -12,11 +12,12 @@ import { toast } from "../stores/toast.ts";
 import { ClientsPanel } from "./admin/ClientsPanel.tsx";
 import { createDashboard, type AdminClient, type AdminUser, type RecordKind } from "./admin/dashboard-store.ts";
 import { EditDialog, type EditField } from "./admin/EditDialog.tsx";
+import { SignupPanel } from "./admin/SignupPanel.tsx";
 import { TemplatePanel } from "./admin/TemplatePanel.tsx";
 import { UsersPanel } from "./admin/UsersPanel.tsx";
 import type { TemplateValues } from "./admin/validation.ts";
 
-type Section = "users" | "clients" | "email-template";
+type Section = "users" | "clients" | "email-template" | "signup";
 
 type UserField = "firstName" | "lastName" | "email" | "company" | "position";
 type ClientField = "name" | "email" | "phone" | "company" | "position";
@@ -121,7 +122,9 @@ export default function AdminDashboard() {
       ? countOf(state.users.length, "user")
       : tab === "clients"
         ? countOf(state.clients.length, "client")
-        : "Email Configuration";
+        : tab === "signup"
+          ? "New Accounts"
+          : "Email Configuration";
 
   return (
     <Page title="Admin Dashboard" ownHeading className="admin-page">
@@ -180,6 +183,19 @@ export default function AdminDashboard() {
                   onSave={(values) => dashboard.saveTemplate(values)}
                   draft={draft.current}
                   onDraft={(values) => (draft.current = values)}
+                />
+              ),
+            },
+            {
+              value: "signup",
+              label: "Sign-up",
+              panel: (
+                <SignupPanel
+                  onSessionLost={() => {
+                    dashboard.dispose();
+                    setAdminFlag(false);
+                    navigate("/admin/login", { replace: true });
+                  }}
                 />
               ),
             },

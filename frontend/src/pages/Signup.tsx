@@ -1,5 +1,5 @@
-import { useState } from "react";
-import { Link, useLocation } from "wouter";
+import { useEffect, useState } from "react";
+import { Link, useLocation, useSearch } from "wouter";
 import { AuthBrand } from "../components/AuthBrand.tsx";
 import { Button } from "../components/Button.tsx";
 import { Card, CardHeader } from "../components/Card.tsx";
@@ -22,10 +22,30 @@ const EMPTY = {
   linkedinUrl: "",
 };
 
+/** Who may sign up, as the admin set it. */
+interface SignupPolicy {
+  mode: "open" | "invitation" | "closed";
+  domains: string[];
+}
+
+const CLOSED = "Sign-up is closed on this server. Ask your administrator for an account.";
+const INVITATION_ONLY = "Sign-up on this server is by invitation. Ask your administrator for an invitation link.";
+
 export default function Signup() {
   const [, navigate] = useLocation();
+  const invitation = new URLSearchParams(useSearch()).get("invitation") ?? "";
   const form = useForm(EMPTY, validateSignup);
   const [busy, setBusy] = useState(false);
+  const [policy, setPolicy] = useState<SignupPolicy | null>(null);
+
+  // Unknown until the server answers: the form shows meanwhile, and the server
+  // refuses a sign-up its policy does not allow whatever the screen showed.
+  useEffect(() => {
+    api.get<SignupPolicy>("/api/auth/signup-policy").then(setPolicy, () => setPolicy(null));
+  }, []);
+  const refusal =
+    policy?.mode === "closed" ? CLOSED : policy?.mode === "invitation" && !invitation ? INVITATION_ONLY : null;
+  const domains = !invitation && policy?.domains.length ? policy.domains.join(" or ") : null;
 
   const submit = form.onSubmit(async (values) => {
     setBusy(true);
@@ -34,6 +54,7 @@ export default function Signup() {
         ...values,
         email: values.email.trim(),
         linkedinUrl: values.linkedinUrl.trim(),
+        ...(invitation ? { invitation } : {}),
       });
       toast({
         title: "Account created successfully",
@@ -59,12 +80,21 @@ export default function Signup() {
       <AuthBrand />
       <Card>
         <CardHeader level={1} title="Create Account" description="Enter your details to get started" />
+        {refusal ? (
+          <p className="auth-notice" role="status">
+            {refusal}
+          </p>
+        ) : (
         <form ref={form.ref} className="form" noValidate onSubmit={submit}>
           <div className="form__row">
             <Input label="First Name" autoComplete="given-name" {...form.field("firstName")} />
             <Input label="Last Name" autoComplete="family-name" {...form.field("lastName")} />
           </div>
-          <EmailInput label="Email" {...form.field("email")} />
+          <EmailInput
+            label="Email"
+            hint={domains ? `Your address at ${domains}` : undefined}
+            {...form.field("email")}
+          />
           <Input
             label="Password"
             type="password"
@@ -89,6 +119,7 @@ export default function Signup() {
             Create Account
           </Button>
         </form>
+        )}
         <p className="auth-links">
           <span>Already have an account?</span> <Link href="/login">Sign in</Link>
         </p>

@@ -6,6 +6,7 @@
 
 mod clients;
 mod login;
+mod signup;
 mod template;
 mod users;
 
@@ -62,7 +63,9 @@ pub fn router() -> Router {
                 .push(Router::with_path("users/{id}/picture").get(users::picture))
                 .push(Router::with_path("clients").get(clients::list))
                 .push(Router::with_path("clients/{id}").put(clients::update).delete(clients::delete))
-                .push(Router::with_path("email-template").get(template::read).put(template::update)),
+                .push(Router::with_path("email-template").get(template::read).put(template::update))
+                .push(Router::with_path("signup-policy").get(signup::read).put(signup::update))
+                .push(Router::with_path("invitations").post(signup::create)),
         )
 }
 
