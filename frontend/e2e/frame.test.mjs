@@ -138,6 +138,7 @@ describe("app frame", () => {
           secondContentSection: "Questions? Reply to this email.",
           thirdContentSection: "Ask [user name] about a free account.",
         },
+        "/api/admin/signup-policy": { mode: "open", domains: [] },
         "/api/admin/logout": { message: "Logged out" },
       };
       await page.route("**/api/admin/**", (route) => {
@@ -158,7 +159,7 @@ describe("app frame", () => {
       assert.equal(await clients.getAttribute("tabindex"), "0");
       assert.equal(await users.getAttribute("tabindex"), "-1");
       await page.keyboard.press("End");
-      assert.equal(await page.getByRole("tab", { name: "Email Template" }).getAttribute("aria-selected"), "true");
+      assert.equal(await page.getByRole("tab", { name: "Sign-up" }).getAttribute("aria-selected"), "true");
       await page.getByRole("tabpanel").waitFor();
       await checkA11y(page);
 

@@ -191,6 +191,7 @@ export default function AdminDashboard() {
               label: "Sign-up",
               panel: (
                 <SignupPanel
+                  active={tab === "signup"}
                   onSessionLost={() => {
                     dashboard.dispose();
                     setAdminFlag(false);

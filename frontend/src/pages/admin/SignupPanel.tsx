@@ -27,12 +27,14 @@ const MODES: ReadonlyArray<{ value: Mode; label: string; hint: string }> = [
 ];
 
 interface SignupPanelProps {
+  /** The tab is shown: the policy is read the first time it is. */
+  active: boolean;
   /** The admin session is gone: the dashboard signs out. */
   onSessionLost: () => void;
 }
 
 /** Who may sign up, and invitation links: the admin's control over new accounts. */
-export function SignupPanel({ onSessionLost }: SignupPanelProps) {
+export function SignupPanel({ active, onSessionLost }: SignupPanelProps) {
   const id = useId();
   const [policy, setPolicy] = useState<SignupPolicy | null>(null);
   const [mode, setMode] = useState<Mode>("open");
@@ -54,9 +56,17 @@ export function SignupPanel({ onSessionLost }: SignupPanelProps) {
     setDomains(p.domains.join(", "));
   };
 
+  // Read when the tab is first shown; after a failed read, the next time it is shown.
+  const [asked, setAsked] = useState(false);
   useEffect(() => {
+    if (!active) {
+      if (asked && !policy) setAsked(false);
+      return;
+    }
+    if (asked) return;
+    setAsked(true);
     api.get<SignupPolicy>("/api/admin/signup-policy").then(show, (err) => failed("Failed to load sign-up", err));
-  }, []);
+  }, [active, asked]);
 
   const save = async (event: Event) => {
     event.preventDefault();
