@@ -12,7 +12,8 @@ given as a user's recording would give them.
 
 The default summariser and the small LLM each get both rows. A quick pass
 scores the fixed third of the meetings listed in quick.txt (the LLM, at
-about half a minute of CPU a meeting, only the shortest three of them); a
+about half a minute of CPU a meeting, only the shortest of them: CI's time
+is better spent elsewhere, and the 30-minute meeting's row runs it too); a
 full run scores all. The figures do not vary from run to run; but the
 summariser is not yet within these budgets (see the README's figures), so
 a full run fails on them while a quick pass prints them without failing,
@@ -28,7 +29,7 @@ SUMMARISERS = {"embedding": "embedding", "llm": "small LLM"}
 ROWS = [f"{row}, dev set, {label}" for label in SUMMARISERS.values() for row in ("next steps", "summary facts")]
 MODELS = ["all-minilm-l6-v2", "smollm2"]
 RECALL, PRECISION, DATES, COVERAGE = 0.85, 0.75, 1.0, 0.8
-LLM_QUICK = 3
+LLM_QUICK = 1
 # Whether these rows hold their budgets in a quick pass (CI) too.
 GATES = False
 
