@@ -29,16 +29,22 @@ pub async fn signup(req: &mut Request, depot: &mut Depot, res: &mut Response) ->
     let state = state(depot)?.clone();
     let input = json::<SignupInput>(req, SMALL).await?;
     let new = input.parse().map_err(AppError::invalid)?;
-    // A token of the wrong shape is no invitation; one of the right shape is
+    // An invitation counts only where the policy asks for one: a link that
+    // outlived a switch to open sign-up does not stand in the way. A token
+    // of the wrong shape is no invitation; one of the right shape is
     // checked when it is used up.
-    let invitation = input.invitation.as_deref().filter(|t| !t.is_empty()).map(|t| Token::from_client(t).ok_or(()));
-    let invitation = match invitation {
-        Some(Err(())) => return Err(invalid_invitation()),
-        Some(Ok(token)) => Some(token.hash()),
-        None => None,
-    };
     let rules = state.store.run(|s| s.signup_policy()).await?;
-    rules.admits(new.email(), invitation.is_some()).map_err(refused)?;
+    let invitation = match rules.admits(new.email(), false) {
+        Ok(()) => None,
+        Err(refusal) => {
+            let Some(token) = input.invitation.as_deref().filter(|t| !t.is_empty()) else {
+                return Err(refused(refusal));
+            };
+            let token = Token::from_client(token).ok_or_else(invalid_invitation)?;
+            rules.admits(new.email(), true).map_err(refused)?;
+            Some(token.hash())
+        }
+    };
     // "This email has an account" must be said to a person signing up, so
     // asking it counts against the address like a failed sign-in: probing
     // for accounts (or invitations) here costs as much as guessing passwords.

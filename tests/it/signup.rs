@@ -61,6 +61,9 @@ fn each_sign_up_policy_admits_whom_it_says_through_the_api() {
     assert!(again.text.contains("invitation link is invalid"), "{}", again.text);
     let forged = signup_with(&app.url, "guest3@partner.example", Some("not-a-token"));
     assert_eq!(forged.status, 403);
+    // Back to open: a used link left in the address bar does not stand in the way.
+    assert_eq!(admin.put("/api/admin/signup-policy", json!({"mode": "open"})).status, 200);
+    assert_eq!(signup_with(&app.url, "guest4@partner.example", Some(&token)).status, 201);
 
     // Closed: nobody, not even with an unused link.
     let spare = token_of(admin.post("/api/admin/invitations", json!({})).body["link"].as_str().unwrap());
