@@ -18,7 +18,11 @@ import time
 import unittest
 
 from selenium import webdriver
-from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
+from selenium.common.exceptions import (
+    ElementNotInteractableException,
+    StaleElementReferenceException,
+    TimeoutException,
+)
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -100,9 +104,10 @@ class WebKitPhone(unittest.TestCase):
 
     def until(self, what, condition):
         try:
-            # An element found in one render may be gone by the next look: look again.
+            # An element found in one render may be gone by the next look, or
+            # not yet take a tap (a row still being laid out): look again.
             wait = WebDriverWait(self.driver, WAIT_S, poll_frequency=0.1,
-                                 ignored_exceptions=[StaleElementReferenceException])
+                                 ignored_exceptions=[StaleElementReferenceException, ElementNotInteractableException])
             return wait.until(lambda d: condition())
         except TimeoutException:
             if os.environ.get("DEBRIEF_E2E_ARTIFACTS"):
@@ -211,7 +216,8 @@ class WebKitPhone(unittest.TestCase):
         self.at("/history")
         self.text("Grace Hopper")
         self.fits_the_screen("History")
-        self.until("the client's row", lambda: d.find_element(By.CSS_SELECTOR, f'a[href="/client/{client_id}"]')).click()
+        row = f'a[href="/client/{client_id}"]'
+        self.until("the client's row to take a tap", lambda: d.find_element(By.CSS_SELECTOR, row).click() or True)
         self.at(f"/client/{client_id}")
         self.heading("Grace Hopper")
         self.until("the recording's player", lambda: d.find_elements(By.CSS_SELECTOR, "audio[controls]"))
