@@ -67,6 +67,11 @@ impl DataDir {
         self.root.join("control.sock")
     }
 
+    /// The lean copy of the card reader's language data (`ocr::tessdata`).
+    pub fn ocr_data(&self) -> PathBuf {
+        self.root.join("tessdata")
+    }
+
     pub fn tls_dir(&self) -> PathBuf {
         self.root.join("tls")
     }

@@ -189,7 +189,7 @@ fn check_ocr(report: &mut Report) {
         return report.line("ocr", State::Missing, fix);
     };
     report.line("ocr", State::Ok, version);
-    let installed = tesseract::installed_languages().unwrap_or_default();
+    let installed = tesseract::installed().map(|i| i.languages).unwrap_or_default();
     let has = |language: &str| installed.iter().any(|l| l == language);
     let latin_fix = "apt-get install tesseract-ocr-script-latn";
     if has(LATIN) {

@@ -14,6 +14,7 @@ mod reading;
 mod reread;
 mod skew;
 mod summed;
+mod tessdata;
 pub mod tesseract;
 mod worker;
 
@@ -25,7 +26,7 @@ pub use prepare::decode_upright;
 pub use worker::Scanner;
 
 use reading::Reading;
-use tesseract::Layout;
+use tesseract::{Language, Layout};
 
 /// Words read with less mean confidence than this send us to read the card
 /// turned half round too.
@@ -45,9 +46,8 @@ pub enum OcrError {
     Failed(String),
 }
 
-/// Reads the card in `bytes` (JPEG, PNG or WebP).
-pub fn scan(bytes: &[u8]) -> Result<Scanned, OcrError> {
-    let language = tesseract::language()?;
+/// Reads the card in `bytes` (JPEG, PNG or WebP) with `language`.
+pub fn scan(bytes: &[u8], language: &Language) -> Result<Scanned, OcrError> {
     let image = prepare::prepare(bytes)?;
     let (image, reading) = upright_reading(image, language)?;
     let mut card = fields::extract(&reading);
@@ -58,7 +58,7 @@ pub fn scan(bytes: &[u8]) -> Result<Scanned, OcrError> {
 }
 
 /// The reading of the card the right way up, and the image it was read on.
-fn upright_reading(image: GrayImage, language: &str) -> Result<(GrayImage, Reading), OcrError> {
+fn upright_reading(image: GrayImage, language: &Language) -> Result<(GrayImage, Reading), OcrError> {
     let reading = tesseract::read(&image, language, Layout::Page)?;
     // Tesseract's layout analysis finds a card turned a quarter clockwise
     // by itself; one upside down or turned a quarter the other way it reads

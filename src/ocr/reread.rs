@@ -38,7 +38,7 @@ pub fn worth_it(card: &Card) -> bool {
 
 /// Reads the unsure e-mail and phone lines of `image` again and lets the
 /// readings vote; `card` keeps the winners.
-pub fn settle(card: &mut Card, image: &GrayImage, language: &str) -> Result<(), OcrError> {
+pub fn settle(card: &mut Card, image: &GrayImage, language: &tesseract::Language) -> Result<(), OcrError> {
     let mut wanted: Vec<(Field, Bounds)> = Vec::new();
     for (field, found) in [(Field::Email, &card.email), (Field::Phone, &card.phone)] {
         if let Some(found) = found.as_ref().filter(|f| f.confidence < SURE && f.bounds.height > 0) {

@@ -5,13 +5,19 @@
 //! them, one arena per thread up to eight per core, so scans spread over
 //! the blocking pool's threads left hundreds of megabytes resident after a
 //! burst of uploads. On one thread they reuse one arena.
+//!
+//! The thread also chooses the language data once, at the first scan (and
+//! again while only English is installed, so installing the Latin script
+//! takes effect without a restart).
 
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
+use std::path::PathBuf;
 use std::sync::mpsc;
 
 use tokio::sync::oneshot;
 
+use super::tesseract::{LATIN, Language};
 use super::{OcrError, Scanned};
 
 type Request = (File, oneshot::Sender<Result<Scanned, OcrError>>);
@@ -23,12 +29,23 @@ pub struct Scanner {
 }
 
 impl Scanner {
-    /// Starts the thread, which ends when the last handle is dropped.
-    pub fn start() -> std::io::Result<Self> {
+    /// Starts the thread, which ends when the last handle is dropped;
+    /// `lean_folder` is where it keeps the lean copy of the language data.
+    pub fn start(lean_folder: PathBuf) -> std::io::Result<Self> {
         let (requests, pending) = mpsc::channel::<Request>();
         std::thread::Builder::new().name("card-scan".into()).spawn(move || {
+            let mut chosen: Option<Language> = None;
             for (file, answer) in pending {
-                let _ = answer.send(read_and_scan(file));
+                let language = match chosen.take().filter(|l| l.name == LATIN) {
+                    Some(language) => Ok(language),
+                    None => Language::choose(&lean_folder),
+                };
+                let scanned = language.and_then(|language| {
+                    let scanned = read_and_scan(file, &language);
+                    chosen = Some(language);
+                    scanned
+                });
+                let _ = answer.send(scanned);
             }
         })?;
         Ok(Self { requests })
@@ -43,10 +60,10 @@ impl Scanner {
     }
 }
 
-fn read_and_scan(mut file: File) -> Result<Scanned, OcrError> {
+fn read_and_scan(mut file: File, language: &Language) -> Result<Scanned, OcrError> {
     let mut photo = Vec::new();
     file.seek(SeekFrom::Start(0))
         .and_then(|_| file.read_to_end(&mut photo))
         .map_err(|e| OcrError::Failed(format!("reading the uploaded photo back: {e}")))?;
-    super::scan(&photo)
+    super::scan(&photo, language)
 }

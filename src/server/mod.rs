@@ -118,7 +118,7 @@ pub async fn run(options: ServeOptions) -> anyhow::Result<()> {
         allowed_origins: Arc::new(origins),
         ca_cert: matches!(options.tls, TlsMode::LocalCa).then(|| LocalCa::new(data_dir.tls_dir()).ca_cert_path()),
         data_dir: data_dir.root().to_owned(),
-        scanner: crate::ocr::Scanner::start().context("cannot start the card-scanning thread")?,
+        scanner: crate::ocr::Scanner::start(data_dir.ocr_data()).context("cannot start the card-scanning thread")?,
         client_lists: Arc::default(),
         jobs: jobs.clone(),
         settings: Arc::new(settings),

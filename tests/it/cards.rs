@@ -8,6 +8,8 @@ use std::process::Command;
 use serde_json::json;
 
 use crate::browser::signed_in_user;
+use debrief::ocr::tesseract::{self, Language};
+
 use crate::harness::{client, spawn_app};
 
 /// Debian's ImageMagick (a stand-in `convert` may come first on PATH).
@@ -196,6 +198,8 @@ fn generated_cards_are_read_with_at_least_90_percent_of_fields_exact() {
     assert!(cards.len() >= 20);
     let paths: Vec<PathBuf> = cards.iter().enumerate().map(|(n, c)| render(c, dir.path(), n)).collect();
 
+    let language = Language::choose(&dir.path().join("tessdata")).expect("tesseract is installed");
+    let language = &language;
     let started = std::time::Instant::now();
     let results: Vec<debrief::ocr::CardFields> = std::thread::scope(|scope| {
         let halves: Vec<_> = paths
@@ -205,7 +209,9 @@ fn generated_cards_are_read_with_at_least_90_percent_of_fields_exact() {
                     chunk
                         .iter()
                         .map(|p| {
-                            debrief::ocr::scan(&std::fs::read(p).unwrap()).expect("tesseract reads the card").fields
+                            debrief::ocr::scan(&std::fs::read(p).unwrap(), language)
+                                .expect("tesseract reads the card")
+                                .fields
                         })
                         .collect::<Vec<_>>()
                 })
@@ -290,6 +296,42 @@ fn the_endpoint_reads_a_card_and_refuses_what_is_not_a_photo() {
         16 * 1024 * 1024,
     );
     assert_eq!(status, 413);
+}
+
+#[test]
+fn the_server_reads_cards_with_a_copy_of_the_latin_data_left_without_its_word_list() {
+    let dir = tempfile::tempdir().unwrap();
+    let accented = Card {
+        name: "Élodie Dupré",
+        position: "Directrice générale",
+        company: "Boulangerie Lefèvre",
+        email: "elodie@lefevre.fr",
+        phone: "+33 1 42 68 53 00",
+        extra: "12 rue de Rivoli, Paris",
+        font: FONTS[0],
+        centred: false,
+        effect: &[],
+    };
+    let card = render(&accented, dir.path(), 0);
+    let app = spawn_app();
+    let user = signed_in_user(&app.url, "lean@example.com", "correct horse");
+    let installed = tesseract::installed().expect("tesseract is installed");
+    let original = installed.folder.expect("tesseract names its data folder").join("Latin.traineddata");
+
+    let (status, fields) = post_card(&app.url, user.cookie.as_deref(), &std::fs::read(&card).unwrap(), "card.jpg");
+    assert_eq!(status, 200, "{fields}");
+    assert_eq!(fields["name"], "Élodie Dupré", "accents are read without the word list: {fields}");
+    assert_eq!(fields["company"], "Boulangerie Lefèvre", "{fields}");
+    let lean =
+        std::fs::metadata(app.data_dir.join("tessdata").join("Latin.traineddata")).expect("the lean copy is made");
+    let full = std::fs::metadata(&original).unwrap();
+    assert!(lean.len() * 20 < full.len(), "lean {} bytes, installed {} bytes", lean.len(), full.len());
+    let made = lean.modified().unwrap();
+
+    let (status, _) = post_card(&app.url, user.cookie.as_deref(), &std::fs::read(&card).unwrap(), "card.jpg");
+    assert_eq!(status, 200);
+    let again = std::fs::metadata(app.data_dir.join("tessdata").join("Latin.traineddata")).unwrap();
+    assert_eq!(again.modified().unwrap(), made, "the copy is written once");
 }
 
 #[test]
@@ -379,7 +421,8 @@ fn a_photo_turned_by_its_exif_orientation_is_read_upright() {
     let bytes = with_exif_orientation(&std::fs::read(&sideways).unwrap(), 6);
     let shown = debrief::ocr::decode_upright(&bytes).unwrap();
     assert!(shown.width() > shown.height(), "turned back to landscape: {}x{}", shown.width(), shown.height());
-    let fields = debrief::ocr::scan(&bytes).unwrap().fields;
+    let language = Language::choose(&dir.path().join("tessdata")).unwrap();
+    let fields = debrief::ocr::scan(&bytes, &language).unwrap().fields;
     assert_eq!(fields.email, "jane.doe@globex.com");
     assert_eq!(fields.name, "Jane Doe");
 }
