@@ -17,6 +17,10 @@ pub struct Found {
 
 /// Characters OCR reads an '@' as.
 const AT_LOOKALIKES: &[char] = &['©', '®', '＠'];
+/// Characters OCR reads a thin 'l' as, where no address has them.
+const L_LOOKALIKES: &[char] = &[']', '[', '|', '!'];
+/// An address put together from two words is less sure than one read whole.
+const CUT_IN_TWO: f32 = 0.8;
 const WEBMAIL: &[&str] = &[
     "gmail",
     "googlemail",
@@ -46,44 +50,66 @@ const WEBMAIL: &[&str] = &[
 
 /// The first e-mail address on the card. An '@' read as a look-alike, or
 /// letters that seem lost before the address (it starts with a dot), make
-/// the reading doubtful: its confidence is cut.
+/// the reading doubtful: its confidence is cut. A line with an '@' inside a
+/// word but no address that can be made out gives an empty value of no
+/// confidence: the field is flagged, and that line read again.
 pub fn find_email(lines: &[Line]) -> Option<Found> {
-    lines.iter().enumerate().find_map(|(i, line)| {
-        email_in(line).map(|(value, confidence)| Found { value, confidence, line: i, bounds: line.bounds })
+    let found = |i: usize, line: &Line, (value, confidence)| Found { value, confidence, line: i, bounds: line.bounds };
+    lines.iter().enumerate().find_map(|(i, line)| email_in(line).map(|e| found(i, line, e))).or_else(|| {
+        lines
+            .iter()
+            .enumerate()
+            .find(|(_, line)| line.words.iter().any(|w| w.text.trim_start_matches('@').contains('@')))
+            .map(|(i, line)| found(i, line, (String::new(), 0.0)))
     })
 }
 
 fn email_in(line: &Line) -> Option<(String, f32)> {
     let text = line.text();
     let squeezed = text.replace(" @ ", "@").replace(" @", "@").replace("@ ", "@").replace(" . ", ".");
-    for token in squeezed.split([' ', ',', ';', '|']) {
-        let mut doubt: f32 = 1.0;
-        let mut token = token.to_owned();
-        if !token.contains('@') {
-            let swapped = token.replace(AT_LOOKALIKES, "@");
-            if swapped.matches('@').count() != 1 {
-                continue;
-            }
-            token = swapped;
-            doubt = 0.4;
-        }
-        // A label glued on: "E-mail:jane@…", "mailto:jane@…".
-        let at = token.find('@').unwrap_or(0);
-        if let Some(colon) = token[..at].rfind(':') {
-            token = token[colon + 1..].to_owned();
-        }
-        let end = token.trim_end_matches(|c: char| !c.is_alphanumeric());
-        let start = end.trim_start_matches(|c: char| !c.is_alphanumeric());
-        // ".doe@…": the letters before the dot were not read.
-        if end[..end.len() - start.len()].contains(['.', '-', '_']) {
-            doubt = doubt.min(0.3);
-        }
-        let email = start.to_lowercase();
+    let tokens: Vec<&str> = squeezed.split([' ', ',', ';', '|']).collect();
+    for (k, token) in tokens.iter().enumerate() {
+        let Some((email, doubt)) = address_in(token) else { continue };
         if is_email(&email) {
             return Some((email.clone(), doubt * words_confidence(line, |w| email.contains(w))));
         }
+        // A domain cut in two by a space, an 'l' in it read as a bracket or
+        // a bar: "alhambraconsu] tores.es".
+        let Some(next) = tokens.get(k + 1) else { continue };
+        let joined = format!("{token}{next}").replace(L_LOOKALIKES, "l");
+        if let Some((email, doubt)) = address_in(&joined).filter(|(e, _)| is_email(e)) {
+            let confidence = words_confidence(line, |w| email.contains(&w.replace(L_LOOKALIKES, "l")));
+            return Some((email, CUT_IN_TWO * doubt * confidence));
+        }
     }
     None
+}
+
+/// The address a word holds, trimmed and in lower case, with how far its
+/// reading is to be doubted; `None` when it holds no '@'.
+fn address_in(token: &str) -> Option<(String, f32)> {
+    let mut doubt: f32 = 1.0;
+    let mut token = token.to_owned();
+    if !token.contains('@') {
+        let swapped = token.replace(AT_LOOKALIKES, "@");
+        if swapped.matches('@').count() != 1 {
+            return None;
+        }
+        token = swapped;
+        doubt = 0.4;
+    }
+    // A label glued on: "E-mail:jane@…", "mailto:jane@…".
+    let at = token.find('@').unwrap_or(0);
+    if let Some(colon) = token[..at].rfind(':') {
+        token = token[colon + 1..].to_owned();
+    }
+    let end = token.trim_end_matches(|c: char| !c.is_alphanumeric());
+    let start = end.trim_start_matches(|c: char| !c.is_alphanumeric());
+    // ".doe@…": the letters before the dot were not read.
+    if end[..end.len() - start.len()].contains(['.', '-', '_']) {
+        doubt = doubt.min(0.3);
+    }
+    Some((start.to_lowercase(), doubt))
 }
 
 /// The domain an address or web link names, as a company would spell it
@@ -336,6 +362,20 @@ mod tests {
         let found = find_email(&lines(".doe@globex.com")).unwrap();
         assert_eq!(found.value, "doe@globex.com");
         assert!(found.confidence < 0.5);
+    }
+
+    #[test]
+    fn a_domain_cut_by_a_space_with_an_l_read_as_a_bracket_is_joined_and_less_sure() {
+        let found = find_email(&lines("Grupo Alhambra\nbegona.castano@alhambraconsu] tores.es")).unwrap();
+        assert_eq!((found.value.as_str(), found.line), ("begona.castano@alhambraconsultores.es", 1));
+        assert!(found.confidence <= CUT_IN_TWO, "{}", found.confidence);
+    }
+
+    #[test]
+    fn an_at_sign_in_a_word_with_no_address_to_make_out_gives_an_empty_unsure_value_on_its_line() {
+        let found = find_email(&lines("Jane Doe\n@globex on social\njane.doe@globex")).unwrap();
+        assert_eq!((found.value.as_str(), found.confidence, found.line), ("", 0.0, 2));
+        assert!(find_email(&lines("Jane Doe\n@globex")).is_none(), "a handle is no address");
     }
 
     #[test]

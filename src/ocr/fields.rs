@@ -76,13 +76,18 @@ impl Card {
     /// out, its confidence kept to flag the empty field.
     pub fn answer(&self) -> Scanned {
         let name = self.name.as_ref().map(|n| n.text.as_str()).unwrap_or_default();
-        let email = self
-            .email
-            .as_ref()
-            .map(|e| (e.value.as_str(), e.confidence * if local_fits_name(&e.value, name) { 1.0 } else { 0.9 }));
+        let email = self.email.as_ref().map(|e| {
+            if local_fits_name(&e.value, name) {
+                (e.value.clone(), e.confidence)
+            } else if let Some(respelled) = respelled_to_fit(&e.value, name) {
+                (respelled, e.confidence * 0.95)
+            } else {
+                (e.value.clone(), e.confidence * 0.9)
+            }
+        });
         let fields = CardFields {
             name: clip(&title_case_if_shouting(&clean_name(name))),
-            email: email.filter(|(_, c)| *c >= DOUBTFUL_BELOW).map(|(e, _)| e.to_owned()).unwrap_or_default(),
+            email: email.clone().filter(|(_, c)| *c >= DOUBTFUL_BELOW).map(|(e, _)| e).unwrap_or_default(),
             phone: self.phone.as_ref().map(|p| p.value.clone()).unwrap_or_default(),
             company: self.company.as_ref().map(|c| clean_text(&c.text)).unwrap_or_default(),
             position: self.position.as_ref().map(|p| clean_text(&p.text)).unwrap_or_default(),
@@ -296,9 +301,8 @@ fn spells(text: &str, local: &str) -> bool {
 /// compare with. One missing its first letters ("ane.doe") is not.
 fn local_fits_name(email: &str, name: &str) -> bool {
     let local = squash(email.split('@').next().unwrap_or_default(), false);
-    let parts: Vec<String> =
-        name.split([' ', '-']).filter(|p| !p.is_empty() && !is_particle(p)).map(|p| squash(p, false)).collect();
-    if parts.len() < 2 || !parts.iter().any(|p| p.len() >= 3 && local.contains(p.as_str())) {
+    let parts = name_parts(name);
+    if parts.len() < 2 || !spells_a_name_part(&local, &parts) {
         return true;
     }
     // The name part the address spells must start it, or follow a name
@@ -313,6 +317,39 @@ fn local_fits_name(email: &str, name: &str) -> bool {
                     || parts.iter().any(|q| q != p && head == q.as_str())
             }
         })
+}
+
+/// The parts of a name an address may spell, squashed as addresses are.
+fn name_parts(name: &str) -> Vec<String> {
+    name.split([' ', '-']).filter(|p| !p.is_empty() && !is_particle(p)).map(|p| squash(p, false)).collect()
+}
+
+fn spells_a_name_part(local: &str, parts: &[String]) -> bool {
+    parts.iter().any(|p| p.len() >= 3 && local.contains(p.as_str()))
+}
+
+/// Letters OCR takes for one another in an address, where the name can
+/// settle which was printed.
+const CONFUSED: &[&[char]] = &[&['i', 'l', '1'], &['o', '0']];
+
+/// The address with one letter respelled so that it fits the name as
+/// addresses do ("inguyen@…" of Linh Nguyen is "lnguyen@…"), when exactly
+/// one such respelling does.
+fn respelled_to_fit(email: &str, name: &str) -> Option<String> {
+    let (local, domain) = email.split_once('@')?;
+    let parts = name_parts(name);
+    let mut fitting = Vec::new();
+    for (at, c) in local.char_indices() {
+        let Some(group) = CONFUSED.iter().find(|g| g.contains(&c)) else { continue };
+        for other in group.iter().filter(|&&o| o != c) {
+            let respelled = format!("{}{other}{}", &local[..at], &local[at + c.len_utf8()..]);
+            let candidate = format!("{respelled}@{domain}");
+            if spells_a_name_part(&squash(&respelled, false), &parts) && local_fits_name(&candidate, name) {
+                fitting.push(candidate);
+            }
+        }
+    }
+    (fitting.len() == 1).then(|| fitting.remove(0))
 }
 
 /// A line cut by OCR after a hyphen ("Müller-" / "Lüdenscheidt") is one.
@@ -537,6 +574,15 @@ mod tests {
         assert!(local_fits_name("jf.lefevre@x.fr", "Jean-François Lefèvre"));
         assert!(!local_fits_name("ane.doe@globex.com", "Jane Doe"));
         assert!(!local_fits_name("e.doe@globex.com", "Jane Doe"));
+    }
+
+    #[test]
+    fn an_address_whose_initial_was_read_as_a_look_alike_is_respelled_to_fit_the_name() {
+        let card = extract(&Reading::plain("Linh Nguyen\nSummit Ridge Capital\ninguyen@summitridgecap.com")).answer();
+        assert_eq!(card.fields.email, "lnguyen@summitridgecap.com");
+        assert_eq!(respelled_to_fit("j.d0e@globex.com", "Jane Doe").as_deref(), Some("j.doe@globex.com"));
+        assert_eq!(respelled_to_fit("ane.doe@globex.com", "Jane Doe"), None, "no look-alike to respell");
+        assert_eq!(respelled_to_fit("info@globex.com", "Jane Doe"), None, "no name to fit");
     }
 
     #[test]
