@@ -6,9 +6,9 @@
 //! the blocking pool's threads left hundreds of megabytes resident after a
 //! burst of uploads. On one thread they reuse one arena.
 //!
-//! The thread also chooses the language data once, at the first scan (and
-//! again while only English is installed, so installing the Latin script
-//! takes effect without a restart).
+//! The thread also chooses the language data once, at the first scan, and
+//! again while only English is installed (installing the Latin script takes
+//! effect without a restart) or after Tesseract failed.
 
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
@@ -42,7 +42,10 @@ impl Scanner {
                 };
                 let scanned = language.and_then(|language| {
                     let scanned = read_and_scan(file, &language);
-                    chosen = Some(language);
+                    // Tesseract failing may mean its data changed: choose again.
+                    if !matches!(scanned, Err(OcrError::Failed(_))) {
+                        chosen = Some(language);
+                    }
                     scanned
                 });
                 let _ = answer.send(scanned);
