@@ -14,19 +14,22 @@ use super::text::{ritual_share, tidy_speech};
 const MIN_WORDS: usize = 60;
 /// …and longest (what the email shows, and what a reader takes in).
 const MAX_WORDS: usize = 150;
-/// One word of summary per this many words of meeting, between the two.
-const WORDS_PER_SUMMARY_WORD: usize = 10;
+/// One word of summary per this many words of meeting, between the two: a
+/// meeting of ten minutes or more gets the longest.
+const WORDS_PER_SUMMARY_WORD: usize = 4;
 /// Most sentences.
-const MAX_SENTENCES: usize = 8;
+const MAX_SENTENCES: usize = 12;
 /// Shortest sentence worth a place.
 const MIN_SENTENCE_WORDS: usize = 6;
 /// Longest sentence worth a place: longer runs are rambling speech.
 const MAX_SENTENCE_WORDS: usize = 60;
 /// A sentence this like a chosen one says the same thing again.
 const DUPLICATE: f32 = 0.8;
-/// How much each part of a sentence's worth counts.
+/// How much each part of a sentence's worth counts. Facts weigh most: the
+/// email's reader wants the dates, amounts and decisions, and a central
+/// sentence without them is most often talk about the talk.
 const CENTRALITY: f32 = 1.0;
-const FACTS: f32 = 0.6;
+const FACTS: f32 = 2.5;
 const REDUNDANCY: f32 = 0.5;
 /// New facts beyond this many in one sentence add nothing more.
 const FACTS_CAP: f32 = 3.0;
