@@ -12,7 +12,7 @@
 //! components in order; each one ends where the next present one starts.
 
 use std::fs;
-use std::io;
+use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 /// The index of the LSTM's word list in the table of contents
@@ -21,47 +21,63 @@ const LSTM_WORD_LIST: usize = 19;
 /// More components than any Tesseract has had: a larger count is no table.
 const MOST_COMPONENTS: usize = 64;
 
-/// `data` without its LSTM word list, or `None` when it is not a
-/// `.traineddata` file this understands.
-pub fn without_word_list(data: &[u8]) -> Option<Vec<u8>> {
-    let count = usize::try_from(u32::from_le_bytes(data.get(..4)?.try_into().ok()?)).ok()?;
+/// Copies the `.traineddata` file `source` (`len` bytes) to `out` without
+/// its LSTM word list, a component at a time (the file is 89 MB: never held
+/// whole). `Ok(false)`, with nothing written, when it is not a file this
+/// understands.
+fn copy_without_word_list(source: &mut (impl Read + Seek), len: u64, out: &mut impl Write) -> io::Result<bool> {
+    let Some((count, present)) = contents(source, len) else { return Ok(false) };
+    let kept: Vec<Part> = present.into_iter().filter(|&(index, ..)| index != LSTM_WORD_LIST).collect();
+    let mut table = vec![-1i64; count];
+    let mut next = 4 + 8 * count as u64;
+    for &(index, start, end) in &kept {
+        table[index] = i64::try_from(next).map_err(io::Error::other)?;
+        next += end - start;
+    }
+    out.write_all(&(count as u32).to_le_bytes())?;
+    for offset in table {
+        out.write_all(&offset.to_le_bytes())?;
+    }
+    for (_, start, end) in kept {
+        source.seek(SeekFrom::Start(start))?;
+        let copied = io::copy(&mut source.by_ref().take(end - start), out)?;
+        if copied != end - start {
+            return Err(io::ErrorKind::UnexpectedEof.into());
+        }
+    }
+    Ok(true)
+}
+
+/// Where a component lies in the file: its index, its first byte and one
+/// past its last.
+type Part = (usize, u64, u64);
+
+/// The component count of a `.traineddata` file of `len` bytes, and where
+/// each component it holds lies. `None` when the table is not one.
+fn contents(source: &mut impl Read, len: u64) -> Option<(usize, Vec<Part>)> {
+    let mut head = [0u8; 4];
+    source.read_exact(&mut head).ok()?;
+    let count = usize::try_from(u32::from_le_bytes(head)).ok()?;
     if count == 0 || count > MOST_COMPONENTS {
         return None;
     }
-    let header = 4 + 8 * count;
-    let offsets: Vec<Option<usize>> = (0..count)
-        .map(|i| {
-            let at = 4 + 8 * i;
-            let offset = i64::from_le_bytes(data.get(at..at + 8)?.try_into().ok()?);
-            Some(usize::try_from(offset).ok())
-        })
-        .collect::<Option<_>>()?;
-    let present: Vec<(usize, usize)> = offsets.iter().enumerate().filter_map(|(i, o)| o.map(|o| (i, o))).collect();
-    let mut parts: Vec<(usize, &[u8])> = Vec::new();
+    let mut table = vec![0u8; 8 * count];
+    source.read_exact(&mut table).ok()?;
+    let present: Vec<(usize, u64)> = table
+        .chunks_exact(8)
+        .enumerate()
+        .filter_map(|(i, bytes)| u64::try_from(i64::from_le_bytes(bytes.try_into().ok()?)).ok().map(|o| (i, o)))
+        .collect();
+    let header = 4 + 8 * count as u64;
+    let mut parts = Vec::with_capacity(present.len());
     for (k, &(index, start)) in present.iter().enumerate() {
-        let end = present.get(k + 1).map_or(data.len(), |&(_, next)| next);
-        if start < header || end < start || end > data.len() {
+        let end = present.get(k + 1).map_or(len, |&(_, next)| next);
+        if start < header || end < start || end > len {
             return None;
         }
-        if index != LSTM_WORD_LIST {
-            parts.push((index, &data[start..end]));
-        }
+        parts.push((index, start, end));
     }
-    let mut lean = Vec::with_capacity(header + parts.iter().map(|(_, p)| p.len()).sum::<usize>());
-    lean.extend_from_slice(&data[..4]);
-    let mut next = header;
-    let mut table = vec![-1i64; count];
-    for (index, part) in &parts {
-        table[*index] = i64::try_from(next).ok()?;
-        next += part.len();
-    }
-    for offset in table {
-        lean.extend_from_slice(&offset.to_le_bytes());
-    }
-    for (_, part) in parts {
-        lean.extend_from_slice(part);
-    }
-    Some(lean)
+    Some((count, parts))
 }
 
 /// The lean copy of `language` from `installed_in`, written into `folder`
@@ -75,16 +91,25 @@ pub fn lean_copy(installed_in: &Path, language: &str, folder: &Path) -> Option<P
     if modified(&copy).is_some_and(|made| modified(&source).is_some_and(|source| made >= source)) {
         return Some(folder.to_owned());
     }
+    let part = folder.join(format!("{file}.part"));
     let write = || -> io::Result<bool> {
-        let Some(lean) = without_word_list(&fs::read(&source)?) else { return Ok(false) };
+        let mut input = fs::File::open(&source)?;
+        let len = input.metadata()?.len();
         fs::create_dir_all(folder)?;
         // Written aside and renamed, so a scan never reads half a file.
-        let part = folder.join(format!("{file}.part"));
-        fs::write(&part, lean)?;
+        let mut out = io::BufWriter::new(fs::File::create(&part)?);
+        if !copy_without_word_list(&mut io::BufReader::new(&mut input), len, &mut out)? {
+            return Ok(false);
+        }
+        out.into_inner().map_err(io::IntoInnerError::into_error)?.sync_all()?;
         fs::rename(&part, &copy)?;
         Ok(true)
     };
-    match write() {
+    let written = write();
+    if !matches!(written, Ok(true)) {
+        let _ = fs::remove_file(&part);
+    }
+    match written {
         Ok(true) => Some(folder.to_owned()),
         Ok(false) => None,
         Err(e) => {
@@ -114,6 +139,13 @@ mod tests {
         }
         data.extend(body);
         data
+    }
+
+    fn without_word_list(data: &[u8]) -> Option<Vec<u8>> {
+        let mut out = Vec::new();
+        let copied = copy_without_word_list(&mut io::Cursor::new(data), data.len() as u64, &mut out).unwrap();
+        assert!(copied || out.is_empty(), "nothing is written for what is refused");
+        copied.then_some(out)
     }
 
     fn component(data: &[u8], index: usize) -> Option<Vec<u8>> {

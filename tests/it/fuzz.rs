@@ -404,6 +404,8 @@ fn mutated_uploads_get_a_json_4xx_or_are_stored_and_the_server_stays_up() {
     let health = client().get(format!("{}/api/health", app.url)).call().unwrap();
     assert_eq!(health.status().as_u16(), 200);
     let after = files(&app.data_dir);
-    let new: Vec<&String> = after.difference(&before).collect();
+    // The card reader's lean copy of its language data, written at the first
+    // scan, is the server's own file, not an upload's.
+    let new: Vec<&String> = after.difference(&before).filter(|f| !f.starts_with("tessdata/")).collect();
     assert!(new.is_empty(), "uploads left files in the data directory: {new:?}");
 }
