@@ -3,8 +3,9 @@
 //! commitments as items: coordinated verbs without an object of their own
 //! folded into the clause before ("…and come back to you by Monday"), a
 //! request merged with the reply that takes it up, a deadline said after
-//! ("you'll have them Thursday") given to its commitment, and a recap
-//! merged with what it repeats.
+//! ("you'll have them Thursday", "…, and let you know by Wednesday") given to
+//! its commitment, a promise to report back on it folded into it, and a
+//! recap merged with what it repeats.
 
 use std::collections::HashSet;
 
@@ -12,9 +13,10 @@ use super::action::imperative;
 use super::clauses::{Clause, Form, clauses};
 use super::due::{self, Due};
 use super::features::{self, COUNT};
+use super::lexicon::FUNCTION_WORDS;
 use super::meeting::{Meeting, MeetingContext};
 use super::text::terms;
-use super::tokens;
+use super::tokens::{self, Tok};
 use super::who;
 use crate::domain::action_item::{ActionItem, Who};
 
@@ -38,6 +40,16 @@ const SAME_ACTION: f32 = 0.5;
 /// How many sentences after a commitment may still give its deadline or
 /// take up a request.
 const FOLLOW_UP_REACH: usize = 3;
+/// The words of a promise to report back on a commitment: "get back to
+/// you", "let you know", "ring you", "you'll have an answer", "you'll hear
+/// from me".
+const REPORT_BACK: &[&str] = &[
+    "get", "come", "back", "let", "know", "call", "ring", "phone", "email", "hear", "have", "answer", "answers",
+    "update", "word", "view",
+];
+/// How many sentences after a commitment its report-back may come: the same
+/// one or the next.
+const REPORT_BACK_REACH: usize = 1;
 
 /// Every candidate clause of the meeting, in order.
 pub fn candidates(meeting: &Meeting, context: &MeetingContext) -> Vec<Candidate> {
@@ -94,6 +106,17 @@ pub fn items(
         let toks = &meeting.sentences[c.sentence].toks;
         let accepted = probabilities[i] >= threshold;
         let vague = feature(c, "object_words") == 0.0;
+        // "I'll check with HMRC whether …, and let you know by Wednesday":
+        // a deadline said in a later clause of the sentence is the
+        // commitment's too, whatever becomes of that clause.
+        if c.due.is_some()
+            && i > 0
+            && candidates[i - 1].sentence == c.sentence
+            && let Some(d) = made[i - 1]
+            && drafts[d].due.is_none()
+        {
+            drafts[d].due.clone_from(&c.due);
+        }
         // "…and come back to you by Monday": part of the clause before.
         if c.clause.conjunct
             && vague
@@ -160,6 +183,18 @@ pub fn items(
             made[i] = Some(d);
             continue;
         }
+        // "…, and get back to you by Friday", "I'll have an answer for you
+        // on Monday": the promise to report on the commitment just made is
+        // part of it, not a step of its own.
+        if reports_back(toks, c)
+            && let Some(d) = drafts.iter().rposition(|d| c.sentence - d.sentence <= REPORT_BACK_REACH)
+        {
+            if drafts[d].due.is_none() {
+                drafts[d].due.clone_from(&c.due);
+            }
+            made[i] = Some(d);
+            continue;
+        }
         let replier = meeting.reply(c.sentence).filter(|_| feature(c, "accepted") > 0.0);
         let who = who::of(meeting, c.sentence, &c.clause, replier, context);
         let action = imperative(toks, c.clause.verb, c.clause.end, c.due.as_ref().map(|d| (d.start, d.end)));
@@ -171,6 +206,18 @@ pub fn items(
     }
     let drafts = merge_repeats(drafts);
     finish(drafts)
+}
+
+/// Whether the clause only promises to report back: every word of it, but
+/// for its deadline and the function words, is one of [`REPORT_BACK`].
+fn reports_back(toks: &[Tok], c: &Candidate) -> bool {
+    let outside_due = |k: &usize| c.due.as_ref().is_none_or(|d| *k < d.start || *k >= d.end);
+    let mut words = (c.clause.verb..c.clause.end.min(toks.len()))
+        .filter(outside_due)
+        .map(|k| &toks[k])
+        .filter(|t| !t.is_any(FUNCTION_WORDS))
+        .peekable();
+    words.peek().is_some() && words.all(|t| t.is_any(REPORT_BACK))
 }
 
 fn feature(c: &Candidate, name: &str) -> f32 {
@@ -265,5 +312,41 @@ fn lower_first(text: &str) -> String {
     match chars.next() {
         Some(first) if !text.starts_with("I ") => first.to_lowercase().chain(chars).collect(),
         _ => text.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use time::{Date, Month};
+
+    use super::*;
+    use crate::summarise::tokens::tokenize;
+
+    /// Whether each clause of `sentence` only reports back, in order.
+    fn report_backs(sentence: &str) -> Vec<bool> {
+        let toks = tokenize(sentence);
+        let date = Date::from_calendar_date(2026, Month::March, 11).unwrap();
+        clauses(&toks)
+            .into_iter()
+            .map(|clause| {
+                let due = due::find(&toks, clause.verb, clause.end, date);
+                reports_back(&toks, &Candidate { sentence: 0, clause, due, features: [0.0; COUNT] })
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_promise_to_report_back_is_told_from_a_step_of_its_own() {
+        assert_eq!(
+            report_backs("I'll check with HMRC whether the penalty can be appealed, and let you know by Wednesday."),
+            [false, true]
+        );
+        assert_eq!(
+            report_backs("I'll talk to the planning team, and get back to you before Christmas."),
+            [false, true]
+        );
+        assert_eq!(report_backs("I'll ask finance, you'll have an answer on Monday."), [false, true]);
+        assert_eq!(report_backs("I'll draft the policy, and send it to Fiona by Friday."), [false, false]);
+        assert_eq!(report_backs("I'll call the landlord about the kitchen on Monday."), [false]);
     }
 }

@@ -326,6 +326,48 @@ fn a_batch_loads_the_model_once_and_prints_one_json_line_per_file() {
 }
 
 #[test]
+fn a_deadline_said_in_a_later_clause_of_the_sentence_is_the_commitments_too() {
+    let models = Models::empty().with_embedding();
+    let data = tempfile::tempdir().unwrap();
+    let meeting = data.path().join("extension.txt");
+    std::fs::write(
+        &meeting,
+        "Anna: Thanks for walking me round the house.\n\
+         Mike: No problem. So, the extension at the back.\n\
+         Anna: I'll check with the council whether a four-metre extension needs full planning permission, and let you know by Tuesday.\n\
+         Mike: Great, that would help us a lot with the budget.\n",
+    )
+    .unwrap();
+    let args = [
+        "summarise",
+        meeting.to_str().unwrap(),
+        "--json",
+        "--meeting-date",
+        "2026-03-11",
+        "--me",
+        "Anna Lopez",
+        "--client",
+        "Mike Stone",
+        "--models-dir",
+        models.dir.path().to_str().unwrap(),
+    ];
+    let out = cli(data.path(), &args);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let printed: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let items = printed["actionItems"].as_array().expect("action items");
+    let council = items
+        .iter()
+        .find(|i| i["action"].as_str().unwrap().contains("council"))
+        .unwrap_or_else(|| panic!("the council check: {printed}"));
+    assert_eq!(council["dueText"], "by Tuesday", "{printed}");
+    assert_eq!(council["dueDate"], "2026-03-17", "{printed}");
+    assert!(
+        !items.iter().any(|i| i["action"].as_str().unwrap().to_lowercase().starts_with("let you know")),
+        "reporting back is part of the check, not a step of its own: {printed}"
+    );
+}
+
+#[test]
 fn an_explicit_choice_whose_model_is_missing_names_the_fix() {
     let models = Models::empty();
     let Err(EngineError::Missing(message)) = load(SummariserChoice::Llm, &models.dir(), &Default::default()) else {
