@@ -186,23 +186,38 @@ pub fn items(
         // "…, and get back to you by Friday", "I'll have an answer for you
         // on Monday": the promise to report on the commitment just made is
         // part of it, not a step of its own.
-        if reports_back(toks, c)
-            && let Some(d) = drafts.iter().rposition(|d| c.sentence - d.sentence <= REPORT_BACK_REACH)
-        {
-            if drafts[d].due.is_none() {
-                drafts[d].due.clone_from(&c.due);
+        if reports_back(toks, c) {
+            let same_sentence = drafts.iter().rposition(|d| d.sentence == c.sentence);
+            // "Let me put the numbers together for you, and you'll have them
+            // Thursday": promising to report makes the clause before a
+            // commitment, though the classifier doubted it.
+            let doubted = (0..i).rev().take_while(|&j| candidates[j].sentence == c.sentence).find(|&j| {
+                made[j].is_none() && !candidates[j].clause.negated && feature(&candidates[j], "object_words") > 0.0
+            });
+            let before = drafts.iter().rposition(|d| c.sentence - d.sentence <= REPORT_BACK_REACH);
+            if let Some(d) = same_sentence.or(if doubted.is_some() { None } else { before }) {
+                if drafts[d].due.is_none() {
+                    drafts[d].due.clone_from(&c.due);
+                }
+                made[i] = Some(d);
+                continue;
             }
-            made[i] = Some(d);
-            continue;
+            if let Some(j) = doubted
+                && let Some(mut promoted) = commitment(meeting, context, &candidates[j], probabilities[i])
+            {
+                if promoted.due.is_none() {
+                    promoted.due.clone_from(&c.due);
+                }
+                made[j] = Some(drafts.len());
+                made[i] = Some(drafts.len());
+                drafts.push(promoted);
+                continue;
+            }
         }
-        let replier = meeting.reply(c.sentence).filter(|_| feature(c, "accepted") > 0.0);
-        let who = who::of(meeting, c.sentence, &c.clause, replier, context);
-        let action = imperative(toks, c.clause.verb, c.clause.end, c.due.as_ref().map(|d| (d.start, d.end)));
-        if action.split_whitespace().count() < 2 {
-            continue;
+        if let Some(made_now) = commitment(meeting, context, c, probabilities[i]) {
+            made[i] = Some(drafts.len());
+            drafts.push(made_now);
         }
-        made[i] = Some(drafts.len());
-        drafts.push(draft(c.sentence, probabilities[i], who, action, c.due.clone()));
     }
     let drafts = merge_repeats(drafts);
     finish(drafts)
@@ -218,6 +233,16 @@ fn reports_back(toks: &[Tok], c: &Candidate) -> bool {
         .filter(|t| !t.is_any(FUNCTION_WORDS))
         .peekable();
     words.peek().is_some() && words.all(|t| t.is_any(REPORT_BACK))
+}
+
+/// Candidate `c` as an item of its own: who does it, its action in the
+/// imperative, its deadline; `None` when the action is under two words.
+fn commitment(meeting: &Meeting, context: &MeetingContext, c: &Candidate, score: f32) -> Option<Draft> {
+    let toks = &meeting.sentences[c.sentence].toks;
+    let replier = meeting.reply(c.sentence).filter(|_| feature(c, "accepted") > 0.0);
+    let who = who::of(meeting, c.sentence, &c.clause, replier, context);
+    let action = imperative(toks, c.clause.verb, c.clause.end, c.due.as_ref().map(|d| (d.start, d.end)));
+    (action.split_whitespace().count() >= 2).then(|| draft(c.sentence, score, who, action, c.due.clone()))
 }
 
 fn feature(c: &Candidate, name: &str) -> f32 {

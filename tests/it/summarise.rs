@@ -326,7 +326,7 @@ fn a_batch_loads_the_model_once_and_prints_one_json_line_per_file() {
 }
 
 #[test]
-fn a_deadline_said_in_a_later_clause_of_the_sentence_is_the_commitments_too() {
+fn a_deadline_said_in_a_later_clause_makes_and_dates_the_commitment_and_reporting_back_is_no_step() {
     let models = Models::empty().with_embedding();
     let data = tempfile::tempdir().unwrap();
     let meeting = data.path().join("extension.txt");
@@ -335,7 +335,9 @@ fn a_deadline_said_in_a_later_clause_of_the_sentence_is_the_commitments_too() {
         "Anna: Thanks for walking me round the house.\n\
          Mike: No problem. So, the extension at the back.\n\
          Anna: I'll check with the council whether a four-metre extension needs full planning permission, and let you know by Tuesday.\n\
-         Mike: Great, that would help us a lot with the budget.\n",
+         Mike: Great, that would help us a lot with the budget. And the cost of the glass roof?\n\
+         Anna: Let me put the numbers together for the glass roof with and without the blinds, and you'll have them Thursday.\n\
+         Mike: Perfect.\n",
     )
     .unwrap();
     let args = [
@@ -361,10 +363,17 @@ fn a_deadline_said_in_a_later_clause_of_the_sentence_is_the_commitments_too() {
         .unwrap_or_else(|| panic!("the council check: {printed}"));
     assert_eq!(council["dueText"], "by Tuesday", "{printed}");
     assert_eq!(council["dueDate"], "2026-03-17", "{printed}");
-    assert!(
-        !items.iter().any(|i| i["action"].as_str().unwrap().to_lowercase().starts_with("let you know")),
-        "reporting back is part of the check, not a step of its own: {printed}"
-    );
+    let numbers = items
+        .iter()
+        .find(|i| i["action"].as_str().unwrap().contains("numbers together"))
+        .unwrap_or_else(|| panic!("the numbers, promised by saying when they come: {printed}"));
+    assert_eq!(numbers["dueDate"], "2026-03-12", "{printed}");
+    for report in ["let you know", "have them"] {
+        assert!(
+            !items.iter().any(|i| i["action"].as_str().unwrap().to_lowercase().starts_with(report)),
+            "reporting back is part of its commitment, not a step of its own: {printed}"
+        );
+    }
 }
 
 #[test]
