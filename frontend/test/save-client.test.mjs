@@ -46,7 +46,7 @@ describe("save client", () => {
     ]);
     const stages = [];
     const result = await saveClient(
-      { values, userId: 5, idempotencyKey: "key-1", photo: "data:image/jpeg;base64,AA", recording: { wav, localId: null } },
+      { values, userId: 5, idempotencyKey: "key-1", photo: "data:image/jpeg;base64,AA", recording: { wav, localId: null, recordedAt: 0 } },
       { onStage: (s) => stages.push(s), retry: { ...noWait, transport } },
     );
     assert.deepEqual(stages, ["client", "photo", "recording"]);
@@ -69,7 +69,7 @@ describe("save client", () => {
     console.warn = () => {};
     try {
       const result = await saveClient(
-        { values, userId: 5, idempotencyKey: "k", photo: "data:image/png;base64,AA", recording: { wav: wavBlob([]), localId: null } },
+        { values, userId: 5, idempotencyKey: "k", photo: "data:image/png;base64,AA", recording: { wav: wavBlob([]), localId: null, recordedAt: 0 } },
         { retry: { ...noWait, transport } },
       );
       assert.equal(result.photoSaved, false);

@@ -143,14 +143,16 @@ describe("recording upload", () => {
     return { size: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex"), durationMs: 1000 };
   }
 
+  const RECORDED_AT = Date.UTC(2026, 2, 6, 23, 30);
+
   test("SHA-256 as lower-case hex", async () => {
     assert.equal(await sha256Hex(new Blob(["abc"])), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
   });
 
-  test("sends multipart 'recording' as recording.wav with userId, and checks the receipt", async () => {
+  test("sends multipart 'recording' as recording.wav with userId and when it was recorded, and checks the receipt", async () => {
     const receipt = await expected();
     const transport = scripted(json(200, receipt));
-    const got = await uploadRecording(7, wav, 42, { ...quick().options, transport });
+    const got = await uploadRecording(7, wav, 42, RECORDED_AT, { ...quick().options, transport });
     assert.deepEqual(got, receipt);
     const { url, body } = transport.requests[0];
     assert.equal(url, "/api/clients/7/recording");
@@ -159,16 +161,19 @@ describe("recording upload", () => {
     assert.equal(file.name, "recording.wav");
     assert.equal(file.size, wav.size);
     assert.equal(body.get("userId"), "42");
+    const { headers } = transport.requests[0];
+    assert.equal(headers["X-Recorded-At"], String(RECORDED_AT));
+    assert.equal(headers["X-Time-Zone-Offset"], String(-new Date(RECORDED_AT).getTimezoneOffset()));
   });
 
   test("a receipt that does not match the phone's file is tried again, then refused", async () => {
     const receipt = await expected();
     const wrong = { ...receipt, sha256: "0".repeat(64) };
     const transport = scripted(json(200, wrong), json(200, receipt));
-    assert.deepEqual(await uploadRecording(7, wav, 42, { ...quick().options, transport }), receipt);
+    assert.deepEqual(await uploadRecording(7, wav, 42, RECORDED_AT, { ...quick().options, transport }), receipt);
 
     const always = scripted(...Array.from({ length: 5 }, () => json(200, { ...receipt, size: 1 })));
-    await assert.rejects(uploadRecording(7, wav, 42, { ...quick().options, transport: always }), UploadError);
+    await assert.rejects(uploadRecording(7, wav, 42, RECORDED_AT, { ...quick().options, transport: always }), UploadError);
   });
 
   test("receiptProblem names what differs", () => {

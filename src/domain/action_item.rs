@@ -92,8 +92,8 @@ impl ActionItem {
 }
 
 /// The next-step lines of `items`, as the spec's `nextSteps` text holds them.
-pub fn next_steps_text(items: &[ActionItem]) -> String {
-    items.iter().map(ActionItem::line).collect::<Vec<_>>().join("\n")
+pub fn next_steps_text<'a>(items: impl IntoIterator<Item = &'a ActionItem>) -> String {
+    items.into_iter().map(ActionItem::line).collect::<Vec<_>>().join("\n")
 }
 
 fn finished(text: &str) -> String {

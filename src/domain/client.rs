@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::action_item_record::{ActionItemInput, ActionItemRecord, ActionItemView, ItemEdit, parse_items};
 use super::fields::{FieldError, FieldErrors};
 use super::ids::{BlobId, ClientId, UserId};
 use super::job::{JobStatus, JobView};
@@ -21,6 +22,48 @@ pub struct Recording {
     pub size: u64,
     pub sha256: String,
     pub duration_ms: u64,
+    /// When it was recorded, where the browser said.
+    #[serde(default)]
+    pub recorded: Option<RecordedAt>,
+}
+
+/// A moment on the browser's clock and the offset of its time zone then:
+/// the meeting's own date, against which "by Friday" resolves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecordedAt {
+    unix_ms: i64,
+    offset_minutes: i16,
+}
+
+/// Widest offset of any time zone, in minutes (UTC+14).
+const OFFSET_MAX: i16 = 14 * 60;
+
+impl RecordedAt {
+    /// Reads the `X-Recorded-At` (Unix milliseconds) and
+    /// `X-Time-Zone-Offset` (minutes east of UTC) headers of an upload; a
+    /// time later than `now` is taken as `now` (a phone's clock runs fast).
+    pub fn parse(unix_ms: &str, offset_minutes: &str, now: i64) -> Result<Self, &'static str> {
+        let unix_ms: i64 = unix_ms.trim().parse().map_err(|_| "X-Recorded-At must be a time in Unix milliseconds")?;
+        let offset_minutes: i16 = offset_minutes
+            .trim()
+            .parse()
+            .ok()
+            .filter(|m: &i16| m.abs() <= OFFSET_MAX)
+            .ok_or("X-Time-Zone-Offset must be minutes east of UTC, from -840 to 840")?;
+        if unix_ms < 0 {
+            return Err("X-Recorded-At must be a time in Unix milliseconds");
+        }
+        Ok(Self { unix_ms: unix_ms.min(now), offset_minutes })
+    }
+
+    /// The day it was, where it was recorded.
+    pub fn local_date(self) -> time::Date {
+        let offset =
+            time::UtcOffset::from_whole_seconds(i32::from(self.offset_minutes) * 60).unwrap_or(time::UtcOffset::UTC);
+        let at = time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(self.unix_ms) * 1_000_000)
+            .unwrap_or(time::OffsetDateTime::UNIX_EPOCH);
+        at.to_offset(offset).date()
+    }
 }
 
 /// A client as stored.
@@ -64,6 +107,9 @@ pub struct Client {
     pub transcription: Option<String>,
     pub summary: Option<String>,
     pub next_steps: Option<String>,
+    /// The next steps as items (who, what, by when); `nextSteps` is their
+    /// rendering, or the owner's text where they wrote one.
+    pub action_items: Vec<ActionItemView>,
     pub created_at: String,
     pub emailed_at: Option<String>,
     /// The processing of the recording; none without a recording.
@@ -107,12 +153,30 @@ impl ClientRow {
     }
 }
 
-fn photo_url(r: &ClientRecord) -> Option<String> {
-    r.photo.map(|blob| format!("/api/clients/{}/photo?v={blob}", r.id))
+impl ClientRecord {
+    /// Where the browser gets the photo, naming its version.
+    pub fn photo_url(&self) -> Option<String> {
+        self.photo.map(|blob| format!("/api/clients/{}/photo?v={blob}", self.id))
+    }
 }
 
-impl From<&ClientRecord> for Client {
-    fn from(r: &ClientRecord) -> Self {
+/// A client with its next steps, read together.
+#[derive(Debug, Clone)]
+pub struct ClientWithSteps {
+    pub record: ClientRecord,
+    pub items: Vec<ActionItemRecord>,
+}
+
+impl ClientWithSteps {
+    /// The client as its owner's browser sees it.
+    pub fn view(&self) -> Client {
+        Client::new(&self.record, &self.items)
+    }
+}
+
+impl Client {
+    /// Client `r` with its next steps `items`, as the store keeps them.
+    pub fn new(r: &ClientRecord, items: &[ActionItemRecord]) -> Self {
         Self {
             id: r.id,
             user_id: r.owner,
@@ -121,7 +185,7 @@ impl From<&ClientRecord> for Client {
             phone: r.phone.clone(),
             company: r.company.clone(),
             position: r.position.clone(),
-            photo_url: photo_url(r),
+            photo_url: r.photo_url(),
             recording_url: r.recording.as_ref().map(|rec| format!("/api/clients/{}/recording?v={}", r.id, rec.blob)),
             recording: r.recording.as_ref().map(|rec| RecordingView {
                 size: rec.size,
@@ -131,6 +195,7 @@ impl From<&ClientRecord> for Client {
             transcription: r.transcription.clone(),
             summary: r.summary.clone(),
             next_steps: r.next_steps.clone(),
+            action_items: items.iter().map(ActionItemRecord::view).collect(),
             created_at: iso_time(r.created_at),
             emailed_at: r.emailed_at.map(iso_time),
             job: None,
@@ -145,7 +210,7 @@ impl From<&ClientRecord> for ClientRow {
             name: r.name.clone(),
             email: r.email.clone(),
             company: r.company.clone(),
-            photo_url: photo_url(r),
+            photo_url: r.photo_url(),
             summary: r.summary.as_deref().map(preview),
             created_at: iso_time(r.created_at),
             emailed_at: r.emailed_at.map(iso_time),
@@ -178,12 +243,14 @@ pub struct ClientInput {
 }
 
 /// The summary and next steps as the owner corrects them before emailing;
-/// a field left out stays as it is.
+/// a field left out stays as it is. The next steps come as text (one per
+/// line) or as items, not both.
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct TextsInput {
     pub summary: Option<String>,
     pub next_steps: Option<String>,
+    pub action_items: Option<Vec<ActionItemInput>>,
 }
 
 /// Longest summary or list of next steps.
@@ -194,18 +261,27 @@ pub const TEXT_BLOCK_MAX: usize = 10_000;
 #[derive(Debug, Clone, Default)]
 pub struct Texts {
     summary: Option<String>,
-    next_steps: Option<String>,
+    next_steps: Option<NextSteps>,
+}
+
+/// The next steps as the owner corrected them.
+#[derive(Debug, Clone)]
+pub enum NextSteps {
+    /// Text, one step per line; empty clears them.
+    Text(String),
+    /// The whole list of items, in order.
+    Items(Vec<ItemEdit>),
 }
 
 impl Texts {
-    /// Writes the texts that were given into the client; an empty one clears it.
-    pub fn apply_to(self, client: &mut ClientRecord) {
+    /// Writes the summary, if one was given, into the client (an empty one
+    /// clears it) and hands back the next steps, which live in a table of
+    /// their own.
+    pub fn apply_to(self, client: &mut ClientRecord) -> Option<NextSteps> {
         if let Some(summary) = self.summary {
             client.summary = (!summary.is_empty()).then_some(summary);
         }
-        if let Some(next_steps) = self.next_steps {
-            client.next_steps = (!next_steps.is_empty()).then_some(next_steps);
-        }
+        self.next_steps
     }
 }
 
@@ -222,7 +298,17 @@ impl TextsInput {
         e.check(bad_chars(&summary), "summary", "Summary contains characters that are not allowed");
         e.check(too_long(&next_steps), "nextSteps", "Next steps must be less than 10000 characters");
         e.check(bad_chars(&next_steps), "nextSteps", "Next steps contain characters that are not allowed");
-        e.finish(|| Texts { summary, next_steps })
+        let both = next_steps.is_some() && self.action_items.is_some();
+        e.check(both, "nextSteps", "Send the next steps as text or as items, not both");
+        let items = match self.action_items.as_deref().map(parse_items) {
+            Some(Ok(items)) => Some(items),
+            Some(Err(errors)) => {
+                errors.iter().for_each(|error| e.add(&error.field, &error.message));
+                None
+            }
+            None => None,
+        };
+        e.finish(|| Texts { summary, next_steps: items.map(NextSteps::Items).or(next_steps.map(NextSteps::Text)) })
     }
 }
 

@@ -66,6 +66,11 @@ public_id!(
     ClientId
 );
 
+public_id!(
+    /// One next step of a client (an action item).
+    ActionItemId
+);
+
 id!(
     /// A file kept in the database (a photo, a picture, a recording). Only
     /// the store makes one and reads its number: elsewhere it is shown (in

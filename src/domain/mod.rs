@@ -5,6 +5,7 @@
 //! (both sides run `tests/vectors/validation.json`).
 
 pub mod action_item;
+pub mod action_item_record;
 pub mod client;
 pub mod fields;
 pub mod ids;

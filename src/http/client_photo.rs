@@ -7,7 +7,6 @@ use super::body::json;
 use super::client_route::ClientRoute;
 use super::clients::send_file;
 use super::error::{AppError, AppResult};
-use crate::domain::client::Client;
 use crate::domain::image::{self, ImageError};
 
 #[derive(Deserialize)]
@@ -36,7 +35,7 @@ pub async fn upload(req: &mut Request, depot: &mut Depot) -> AppResult<Json<Phot
         ImageError::Unsupported => AppError::unsupported("The photo must be a JPEG, PNG or WebP image"),
     })?;
     let client = route.run(move |mine, id| mine.set_client_photo(id, mime, &bytes)).await?;
-    Ok(Json(PhotoSaved { photo_url: Client::from(&client).photo_url }))
+    Ok(Json(PhotoSaved { photo_url: client.photo_url() }))
 }
 
 /// `GET /api/clients/{id}/photo`.

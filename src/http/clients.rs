@@ -13,7 +13,7 @@ use super::error::{AppError, AppResult};
 use super::session::signed_in;
 use super::state::{AppState, state};
 use crate::clock::now_ms;
-use crate::domain::client::{Client, ClientInput, ClientRecord, ClientRow, TextsInput};
+use crate::domain::client::{Client, ClientInput, ClientRecord, ClientRow, ClientWithSteps, TextsInput};
 use crate::domain::ids::BlobId;
 use crate::domain::job::JobRecord;
 use crate::store::IDEMPOTENCY_KEY_MAX;
@@ -43,7 +43,7 @@ pub async fn create(req: &mut Request, depot: &mut Depot, res: &mut Response) ->
     let (client, created) =
         me.run(&state.store, move |mine| mine.create_client(details, key.as_deref(), now_ms())).await?;
     res.status_code(if created { StatusCode::CREATED } else { StatusCode::OK });
-    Ok(Json(Client::from(&client)))
+    Ok(Json(ClientWithSteps { record: client, items: Vec::new() }.view()))
 }
 
 /// `GET /api/clients`: the user's clients, newest first. A `userId` in the
@@ -119,8 +119,8 @@ pub async fn delete(req: &mut Request, depot: &mut Depot) -> AppResult<Json<Mess
 }
 
 /// The client as its owner sees it, with the state of its job.
-fn with_job(state: &AppState, (client, job): (ClientRecord, Option<JobRecord>)) -> Client {
-    Client::from(&client).with_job(job.map(|j| j.view(state.jobs.progress(client.id))))
+fn with_job(state: &AppState, (client, job): (ClientWithSteps, Option<JobRecord>)) -> Client {
+    client.view().with_job(job.map(|j| j.view(state.jobs.progress(client.record.id))))
 }
 
 /// Sends a file of one of the signed-in user's clients (its photo, its

@@ -19,7 +19,6 @@ use tokio::sync::broadcast::error::RecvError;
 use super::client_route::ClientRoute;
 use super::error::AppResult;
 use crate::clock::now_ms;
-use crate::domain::client::Client;
 use crate::jobs::JobEvent;
 
 /// How often an open stream asks whether its session still lives.
@@ -93,7 +92,7 @@ impl Watch {
             JobEvent::Changed { job, progress } => self.queued.push_back(job_event(Some(job.view(progress)))),
             JobEvent::Saved { client, job } => {
                 let view = job.view(100);
-                let client = Client::from(&client).with_job(Some(view.clone()));
+                let client = client.view().with_job(Some(view.clone()));
                 self.queued.push_back(SseEvent::default().name("client").json(client).unwrap_or_default());
                 self.queued.push_back(job_event(Some(view)));
             }

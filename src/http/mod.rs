@@ -22,6 +22,7 @@ mod install;
 mod job_events;
 mod jobs;
 mod multipart;
+mod next_steps;
 mod origin;
 mod profile;
 mod range;
@@ -66,7 +67,8 @@ pub fn service(state: AppState, assets: AssetSource, bench_peers: bool) -> Servi
         .push(Router::with_path("clients/{id}/summary/regenerate").post(jobs::regenerate_summary))
         .push(Router::with_path("clients/{id}/email").get(follow_up::preview))
         .push(Router::with_path("clients/{id}/email/preview.html").get(follow_up::preview_html))
-        .push(Router::with_path("clients/{id}/send-email").post(follow_up::send));
+        .push(Router::with_path("clients/{id}/send-email").post(follow_up::send))
+        .push(Router::with_path("next-steps").get(next_steps::list));
     let api = Router::with_path("api")
         .hoop(origin::same_origin_writes)
         .push(Router::with_path("health").get(health::health).head(health::health))

@@ -11,7 +11,7 @@ use super::error::{AppError, AppResult};
 use super::multipart::{BETWEEN_PARTS, Part, Upload};
 use super::state::AppState;
 use crate::clock::now_ms;
-use crate::domain::client::Recording;
+use crate::domain::client::{RecordedAt, Recording};
 use crate::domain::ids::BlobId;
 use crate::domain::wav::WavHeader;
 use crate::store::CHUNK;
@@ -51,12 +51,14 @@ pub async fn upload(req: &mut Request, depot: &mut Depot) -> AppResult<Json<Uplo
     let mut form = Upload::new(req, "Send the recording as multipart/form-data with a 'recording' field", || {
         AppError::too_large("The recording is larger than this server accepts")
     })?;
+    let recorded = recorded_at(req)?;
     let Some(field) = form.field("recording", max).await? else {
         return Err(AppError::bad_request("The upload has no 'recording' file"));
     };
     let blob = state.store.run(|s| s.begin_blob()).await?;
     match store_recording(state, blob, field, max).await {
-        Ok((recording, chunks)) => {
+        Ok((mut recording, chunks)) => {
+            recording.recorded = recorded;
             let uploaded =
                 Uploaded { size: recording.size, sha256: recording.sha256.clone(), duration_ms: recording.duration_ms };
             let attached =
@@ -72,6 +74,15 @@ pub async fn upload(req: &mut Request, depot: &mut Depot) -> AppResult<Json<Uplo
             discard(state, blob).await;
             Err(e)
         }
+    }
+}
+
+/// When and in which time zone the browser recorded the meeting, if it said.
+fn recorded_at(req: &Request) -> AppResult<Option<RecordedAt>> {
+    match (req.header::<String>("x-recorded-at"), req.header::<String>("x-time-zone-offset")) {
+        (Some(at), Some(offset)) => RecordedAt::parse(&at, &offset, now_ms()).map(Some).map_err(AppError::bad_request),
+        (None, None) => Ok(None),
+        _ => Err(AppError::bad_request("Send X-Recorded-At and X-Time-Zone-Offset together")),
     }
 }
 
@@ -118,7 +129,7 @@ async fn store_recording(state: &AppState, blob: BlobId, mut field: Part, max: u
         return Err(AppError::bad_request("The recording is incomplete: the file is shorter than its header says"));
     }
     let sha256 = hasher.finalize().iter().map(|b| format!("{b:02x}")).collect();
-    Ok((Recording { blob, size, sha256, duration_ms: header.duration_ms() }, chunks))
+    Ok((Recording { blob, size, sha256, duration_ms: header.duration_ms(), recorded: None }, chunks))
 }
 
 /// `GET /api/clients/{id}/recording`, with `Range` support.

@@ -7,7 +7,7 @@ use std::sync::Mutex;
 
 use tokio::sync::broadcast;
 
-use crate::domain::client::ClientRecord;
+use crate::domain::client::ClientWithSteps;
 use crate::domain::ids::ClientId;
 use crate::domain::job::JobRecord;
 
@@ -17,7 +17,7 @@ pub enum JobEvent {
     /// The job's state or progress changed.
     Changed { job: JobRecord, progress: u8 },
     /// Results were written to the client: transcript, summary, next steps.
-    Saved { client: ClientRecord, job: JobRecord },
+    Saved { client: ClientWithSteps, job: JobRecord },
 }
 
 impl JobEvent {
@@ -69,7 +69,7 @@ impl Live {
         let _ = self.events.send(JobEvent::Changed { job, progress });
     }
 
-    pub(super) fn saved(&self, client: ClientRecord, job: JobRecord) {
+    pub(super) fn saved(&self, client: ClientWithSteps, job: JobRecord) {
         self.progress.lock().unwrap_or_else(|e| e.into_inner()).remove(&job.client);
         let _ = self.events.send(JobEvent::Saved { client, job });
     }

@@ -8,7 +8,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use super::Shared;
 use super::engines::Loaded;
 use crate::clock::now_ms;
-use crate::domain::client::ClientRecord;
+use crate::domain::client::{ClientRecord, RecordedAt};
 use crate::domain::job::{JobRecord, Stage};
 use crate::domain::user::UserRecord;
 use crate::engine::EngineError;
@@ -92,7 +92,7 @@ fn summarise(shared: &Shared, loaded: &mut Loaded, job: JobRecord) -> Result<(),
             .map_err(summary_stop)?
     };
     tracing::info!(client = %job.client, seconds = started.elapsed().as_secs_f32(), "summarised a transcript");
-    match shared.store.as_worker().save_summary(job.client, summary.summary, summary.next_steps.join("\n"), now_ms()) {
+    match shared.store.as_worker().save_summary(job.client, summary.summary, summary.action_items, now_ms()) {
         Ok(Some((client, job))) => {
             shared.live.saved(client, job);
             Ok(())
@@ -102,21 +102,20 @@ fn summarise(shared: &Shared, loaded: &mut Loaded, job: JobRecord) -> Result<(),
     }
 }
 
-/// What the summariser is told about the meeting: its date (the day the
-/// recording came in, in the user's time zone), the user's name as the
-/// consultant's, the client's name.
+/// What the summariser is told about the meeting: its date (the day it was
+/// recorded where the browser was; the day the recording came in, in UTC,
+/// when the browser did not say), the user's name as the consultant's, the
+/// client's name.
 fn meeting_context(job: &JobRecord, user: Option<&UserRecord>, client: &ClientRecord) -> MeetingContext {
-    let recorded = time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(job.created_at) * 1_000_000)
+    let came_in = time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(job.created_at) * 1_000_000)
         .unwrap_or(time::OffsetDateTime::UNIX_EPOCH);
-    let date = recorded.to_offset(user_zone(user)).date();
+    let date = client
+        .recording
+        .as_ref()
+        .and_then(|recording| recording.recorded)
+        .map_or_else(|| came_in.date(), RecordedAt::local_date);
     let me = user.map(|u| format!("{} {}", u.first_name, u.last_name).trim().to_string()).filter(|n| !n.is_empty());
     MeetingContext { date, me, client: Some(client.name.clone()).filter(|n| !n.trim().is_empty()) }
-}
-
-/// The user's time zone. Users do not store one yet, so it is UTC: a
-/// deadline said near midnight may resolve a day off until they do.
-fn user_zone(_user: Option<&UserRecord>) -> time::UtcOffset {
-    time::UtcOffset::UTC
 }
 
 fn gone_or_failed(e: crate::store::StoreError) -> Stop {

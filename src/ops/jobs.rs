@@ -27,7 +27,8 @@ pub struct JobLine {
 /// Every job, the active ones first, then the latest changed.
 pub fn list(admin: &AdminView<'_>) -> OpResult<Vec<JobLine>> {
     let emails: HashMap<UserId, String> = admin.users()?.into_iter().map(|u| (u.id, u.email)).collect();
-    let names: HashMap<ClientId, String> = admin.all_clients()?.into_iter().map(|c| (c.id, c.name)).collect();
+    let names: HashMap<ClientId, String> =
+        admin.all_clients()?.into_iter().map(|c| (c.record.id, c.record.name)).collect();
     let mut jobs = admin.all_jobs()?;
     jobs.sort_by_key(|j| (!j.is_active(), std::cmp::Reverse(j.updated_at)));
     Ok(jobs

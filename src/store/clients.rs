@@ -3,13 +3,14 @@
 
 use redb::{ReadTransaction, ReadableTable, WriteTransaction};
 
+use super::action_items::{items_in, items_of, remove_items_of, save_edits};
 use super::blobs::{Blob, delete_blob, put_blob, read_blob, seal_blob};
 use super::codec::decode;
 use super::records::{owned, put_client, queue_job, remove_job};
 use super::tables::{CLIENTS, CLIENTS_BY_OWNER, IDEMPOTENCY, JOBS};
 use super::views::{AdminView, OwnerView};
 use super::{StoreError, StoreResult, meta};
-use crate::domain::client::{ClientRecord, ContactDetails, Recording, Texts};
+use crate::domain::client::{ClientRecord, ClientWithSteps, ContactDetails, Recording, Texts};
 use crate::domain::ids::{BlobId, ClientId, UserId};
 use crate::domain::job::JobRecord;
 
@@ -49,12 +50,12 @@ impl OwnerView<'_> {
         read_owned(&self.store.read()?, self.owner, id)
     }
 
-    /// Client `id` with its job, in one read: the client's page.
-    pub fn client_with_job(&self, id: ClientId) -> StoreResult<(ClientRecord, Option<JobRecord>)> {
+    /// Client `id` with its next steps and its job, in one read: the client's page.
+    pub fn client_with_job(&self, id: ClientId) -> StoreResult<(ClientWithSteps, Option<JobRecord>)> {
         let tx = self.store.read()?;
-        let client = read_owned(&tx, self.owner, id)?;
+        let record = read_owned(&tx, self.owner, id)?;
         let job: Option<JobRecord> = tx.open_table(JOBS)?.get(id.key())?.map(|v| decode(v.value())).transpose()?;
-        Ok((client, job))
+        Ok((ClientWithSteps { items: items_of(&tx, id)?, record }, job))
     }
 
     /// One file of client `id` (its photo, its recording), read with the
@@ -89,12 +90,17 @@ impl OwnerView<'_> {
 
     /// Changes the contact details and, where given, the summary and next
     /// steps (an empty text clears it).
-    pub fn update_client(&self, id: ClientId, details: ContactDetails, texts: Texts) -> StoreResult<ClientRecord> {
-        self.change_client(id, |client, _| {
-            details.apply_to(client);
-            texts.apply_to(client);
-            Ok(())
-        })
+    pub fn update_client(&self, id: ClientId, details: ContactDetails, texts: Texts) -> StoreResult<ClientWithSteps> {
+        let tx = self.store.write()?;
+        let mut record = owned(&tx, self.owner, id)?;
+        details.apply_to(&mut record);
+        let items = match texts.apply_to(&mut record) {
+            Some(steps) => save_edits(&tx, &mut record, steps)?,
+            None => items_in(&tx, id)?,
+        };
+        put_client(&tx, &record)?;
+        tx.commit()?;
+        Ok(ClientWithSteps { record, items })
     }
 
     /// Notes that the follow-up went out (or was filed) at `at`.
@@ -162,15 +168,16 @@ impl OwnerView<'_> {
 }
 
 impl<'s> AdminView<'s> {
-    /// Every client of every user, newest first.
-    pub fn all_clients(&self) -> StoreResult<Vec<ClientRecord>> {
+    /// Every client of every user with their next steps, newest first.
+    pub fn all_clients(&self) -> StoreResult<Vec<ClientWithSteps>> {
         let tx = self.store.read()?;
         let table = tx.open_table(CLIENTS)?;
         let mut clients = Vec::new();
         for entry in table.iter()? {
-            clients.push(decode::<ClientRecord>(entry?.1.value())?);
+            let record = decode::<ClientRecord>(entry?.1.value())?;
+            clients.push(ClientWithSteps { items: items_of(&tx, record.id)?, record });
         }
-        clients.sort_by(|a, b| b.created_at.cmp(&a.created_at).then(b.id.cmp(&a.id)));
+        clients.sort_by(|a, b| b.record.created_at.cmp(&a.record.created_at).then(b.record.id.cmp(&a.record.id)));
         Ok(clients)
     }
 
@@ -190,6 +197,7 @@ fn remove_client(tx: &WriteTransaction, client: &ClientRecord) -> StoreResult<()
     }
     tx.open_table(CLIENTS)?.remove(client.id.key())?;
     tx.open_table(CLIENTS_BY_OWNER)?.remove((client.owner.key(), client.id.key()))?;
+    remove_items_of(tx, client.id)?;
     remove_job(tx, client.id)?;
     Ok(())
 }

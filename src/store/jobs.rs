@@ -6,13 +6,15 @@ use std::collections::HashSet;
 
 use redb::{ReadableTable, WriteTransaction};
 
+use super::action_items;
 use super::blobs::Blob;
 use super::codec::{decode, encode};
 use super::records::{owned, put_client, put_job, read_job};
 use super::tables::JOBS;
 use super::views::{AdminView, OwnerView, WorkerView};
 use super::{StoreError, StoreResult};
-use crate::domain::client::ClientRecord;
+use crate::domain::action_item::ActionItem;
+use crate::domain::client::{ClientRecord, ClientWithSteps};
 use crate::domain::ids::ClientId;
 use crate::domain::job::{JobRecord, JobState, MAX_ATTEMPTS, Stage};
 
@@ -198,26 +200,27 @@ impl WorkerView<'_> {
         })
     }
 
-    /// Keeps the summary and next steps (one per line) and ends the job.
+    /// Keeps the summary and the next steps (see
+    /// [`action_items::save_extracted`]) and ends the job.
     pub fn save_summary(
         &self,
         client: ClientId,
         summary: String,
-        next_steps: String,
+        items: Vec<ActionItem>,
         now: i64,
-    ) -> StoreResult<Option<(ClientRecord, JobRecord)>> {
+    ) -> StoreResult<Option<(ClientWithSteps, JobRecord)>> {
         let mut saved = None;
         let job = self.change_job(client, now, |job, tx| {
             let mut record = owned(tx, job.owner, client)?;
             record.summary = (!summary.is_empty()).then_some(summary);
-            record.next_steps = (!next_steps.is_empty()).then_some(next_steps);
+            let items = action_items::save_extracted(tx, &mut record, items)?;
             put_client(tx, &record)?;
             job.state = JobState::Done;
             job.error = None;
-            saved = Some(record);
+            saved = Some(ClientWithSteps { record, items });
             Ok(())
         })?;
-        Ok(job.zip(saved).map(|(job, record)| (record, job)))
+        Ok(job.zip(saved).map(|(job, client)| (client, job)))
     }
 
     /// Applies `change` to the job of `client` if it still exists (the

@@ -47,6 +47,9 @@ impl Store {
         copy(&from, &to, JOBS)?;
         copy(&from, &to, SETTINGS)?;
         copy(&from, &to, INVITATIONS)?;
+        copy(&from, &to, ACTION_ITEMS)?;
+        copy(&from, &to, ACTION_ITEMS_BY_CLIENT)?;
+        copy(&from, &to, ACTION_ITEMS_BY_DUE)?;
         to.commit()?;
         drop(out);
         std::fs::rename(&partial, path)

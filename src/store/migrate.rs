@@ -13,6 +13,7 @@ const STEPS: [fn(&WriteTransaction) -> StoreResult<()>; SCHEMA_VERSION as usize]
     create_admin_tables,
     create_jobs_table,
     create_signup_tables,
+    create_action_item_tables,
 ];
 
 pub(super) fn run(db: &Database) -> StoreResult<()> {
@@ -81,5 +82,15 @@ fn create_jobs_table(tx: &WriteTransaction) -> StoreResult<()> {
 fn create_signup_tables(tx: &WriteTransaction) -> StoreResult<()> {
     tx.open_table(super::tables::SETTINGS)?;
     tx.open_table(super::tables::INVITATIONS)?;
+    Ok(())
+}
+
+/// Version 7: next steps as action items. A client from before keeps its
+/// next steps as text until the owner or a new summary writes items.
+fn create_action_item_tables(tx: &WriteTransaction) -> StoreResult<()> {
+    use super::tables::*;
+    tx.open_table(ACTION_ITEMS)?;
+    tx.open_table(ACTION_ITEMS_BY_CLIENT)?;
+    tx.open_table(ACTION_ITEMS_BY_DUE)?;
     Ok(())
 }

@@ -4,6 +4,7 @@
 //! writes and scans through [`Store::run`], which moves them to the blocking
 //! thread pool.
 
+mod action_items;
 mod admins;
 mod blobs;
 mod changes;

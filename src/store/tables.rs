@@ -40,3 +40,12 @@ pub(super) const JOBS: TableDefinition<u64, &[u8]> = TableDefinition::new("jobs"
 pub(super) const SETTINGS: TableDefinition<&str, &[u8]> = TableDefinition::new("settings");
 /// hash of an invitation token → invitation record.
 pub(super) const INVITATIONS: TableDefinition<&[u8], &[u8]> = TableDefinition::new("invitations");
+/// id → one next step of a client (an action item).
+pub(super) const ACTION_ITEMS: TableDefinition<u64, &[u8]> = TableDefinition::new("action_items");
+/// (client, item id): a client's next steps.
+pub(super) const ACTION_ITEMS_BY_CLIENT: TableDefinition<(u64, u64), ()> =
+    TableDefinition::new("action_items_by_client");
+/// (owner, due date as a Julian day or `i32::MAX` for none, item id): a
+/// user's next steps, soonest due first.
+pub(super) const ACTION_ITEMS_BY_DUE: TableDefinition<(u64, i32, u64), ()> =
+    TableDefinition::new("action_items_by_due");

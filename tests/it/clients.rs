@@ -43,6 +43,11 @@ fn wav(seconds: f32) -> Vec<u8> {
 
 /// Sends `file` as the multipart field `recording`.
 pub fn upload(base: &str, cookie: &str, id: u64, file: &[u8]) -> (u16, Value) {
+    upload_with(base, cookie, id, file, &[])
+}
+
+/// [`upload`] with extra request headers.
+pub fn upload_with(base: &str, cookie: &str, id: u64, file: &[u8], headers: &[(&str, &str)]) -> (u16, Value) {
     let boundary = "----debrief-test-boundary";
     let mut body = Vec::new();
     body.extend_from_slice(
@@ -51,13 +56,15 @@ pub fn upload(base: &str, cookie: &str, id: u64, file: &[u8]) -> (u16, Value) {
     body.extend_from_slice(format!("--{boundary}\r\nContent-Disposition: form-data; name=\"recording\"; filename=\"recording.wav\"\r\nContent-Type: audio/wav\r\n\r\n").as_bytes());
     body.extend_from_slice(file);
     body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
-    let mut res = client()
+    let mut req = client()
         .post(format!("{base}/api/clients/{id}/recording"))
         .header("Cookie", format!("debrief_session={cookie}"))
         .header("Origin", base)
-        .header("Content-Type", format!("multipart/form-data; boundary={boundary}"))
-        .send(&body[..])
-        .unwrap();
+        .header("Content-Type", format!("multipart/form-data; boundary={boundary}"));
+    for (name, value) in headers {
+        req = req.header(*name, *value);
+    }
+    let mut res = req.send(&body[..]).unwrap();
     let status = res.status().as_u16();
     (status, serde_json::from_str(&res.body_mut().read_to_string().unwrap()).unwrap_or(Value::Null))
 }

@@ -21,6 +21,7 @@ mod install;
 mod instance;
 mod jobs;
 mod models;
+mod next_steps;
 mod probe;
 mod probe_access;
 mod reset;

@@ -36,7 +36,7 @@ export function uploadStored(
   return exclusively(recording.id, async () => {
     if (!(await getRecording(recording.id))) return null;
     const { wav } = await loadWav(recording.id);
-    const receipt = await uploadRecording(clientId, wav, userId, options);
+    const receipt = await uploadRecording(clientId, wav, userId, recording.startedAt, options);
     await deleteRecording(recording.id);
     return receipt;
   });

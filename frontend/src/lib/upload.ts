@@ -265,13 +265,26 @@ export function receiptProblem(
 }
 
 /**
- * Sends the WAV file as `recording` (recording.wav) with `userId`, retrying dropped
- * connections, and resolves once the server's size and SHA-256 match the file.
+ * When the meeting was recorded and the UTC offset of this phone's time zone then
+ * (minutes east): the server resolves "by Friday" against the meeting's own date.
+ */
+export function recordedAtHeaders(recordedAt: number): Record<string, string> {
+  return {
+    "X-Recorded-At": String(Math.round(recordedAt)),
+    "X-Time-Zone-Offset": String(-new Date(recordedAt).getTimezoneOffset()),
+  };
+}
+
+/**
+ * Sends the WAV file as `recording` (recording.wav) with `userId` and the time it was
+ * recorded, retrying dropped connections, and resolves once the server's size and
+ * SHA-256 match the file.
  */
 export async function uploadRecording(
   clientId: string | number,
   wav: Blob,
   userId: string | number,
+  recordedAt: number,
   options: RetryOptions = {},
 ): Promise<UploadReceipt> {
   const local = {
@@ -285,7 +298,7 @@ export async function uploadRecording(
       const form = new FormData();
       form.append("recording", wav, "recording.wav");
       form.append("userId", String(userId));
-      return { body: form };
+      return { body: form, headers: recordedAtHeaders(recordedAt) };
     },
     { ...options, accept: (receipt) => receiptProblem(receipt, local) },
   );

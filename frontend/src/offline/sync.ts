@@ -141,7 +141,7 @@ async function sendSave(save: QueuedSave, userId: string): Promise<boolean> {
       return true;
     }
     const stored = save.recordingId ? await getRecording(save.recordingId) : null;
-    const recording = stored ? { wav: (await loadWav(stored.id)).wav, localId: stored.id } : null;
+    const recording = stored ? { wav: (await loadWav(stored.id)).wav, localId: stored.id, recordedAt: stored.startedAt } : null;
     const result = await saveClient({ values: save.values, userId, idempotencyKey: save.id, photo: save.photo, recording });
     const clientId = String(result.client.id);
     if (result.photoSaved === false) await updateSave(save.id, { clientId, recordingId: null, problem: undefined });

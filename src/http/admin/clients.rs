@@ -25,7 +25,7 @@ pub async fn list(depot: &mut Depot) -> AppResult<Json<Vec<AdminClient>>> {
     let (clients, users) = admin.run(&state.store, |admin| Ok((admin.all_clients()?, admin.users()?))).await?;
     let email_of = |owner| users.iter().find(|u| u.id == owner).map(|u| u.email.clone());
     Ok(Json(
-        clients.iter().map(|c| AdminClient { client: Client::from(c), created_by_email: email_of(c.owner) }).collect(),
+        clients.iter().map(|c| AdminClient { client: c.view(), created_by_email: email_of(c.record.owner) }).collect(),
     ))
 }
 
@@ -40,7 +40,7 @@ pub async fn update(req: &mut Request, depot: &mut Depot) -> AppResult<Json<Clie
         .run(&state.store, move |admin| admin.for_owner_of(id)?.update_client(id, details, Texts::default()))
         .await
         .map_err(AppError::or_store(client_not_found))?;
-    Ok(Json(Client::from(&client)))
+    Ok(Json(client.view()))
 }
 
 /// `DELETE /api/admin/clients/{id}`: with its photo and recording.

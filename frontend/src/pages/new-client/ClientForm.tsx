@@ -58,7 +58,10 @@ export function ClientForm({ userId }: { userId: string | null }) {
     await finish(); // Save while still recording: the recording ends here
     const recorder = $recorder.get();
     const recording =
-      recorder.status === "complete" && recorder.wav ? { wav: recorder.wav, localId: recorder.recordingId } : null;
+      recorder.status === "complete" && recorder.wav
+        ? // It began a recording's length ago: the meeting's date is the day it started.
+          { wav: recorder.wav, localId: recorder.recordingId, recordedAt: Date.now() - recorder.durationMs }
+        : null;
     const key = (idempotencyKey.current ??= newUuid());
 
     /** The server cannot be reached: the save waits on the phone, with the recording. */

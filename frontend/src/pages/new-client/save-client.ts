@@ -26,7 +26,7 @@ export interface SaveInput {
   idempotencyKey: string;
   photo: string | null;
   /** The finished recording and the id of its copy on the phone (null when it has none). */
-  recording: { wav: Blob; localId: string | null } | null;
+  recording: { wav: Blob; localId: string | null; recordedAt: number } | null;
 }
 
 export interface SaveResult {
@@ -145,7 +145,10 @@ export async function saveClient(input: SaveInput, hooks: SaveHooks = {}): Promi
   if (input.recording) {
     hooks.onStage?.("recording");
     try {
-      await uploadRecording(clientId, input.recording.wav, input.userId, { ...hooks.retry, onProgress: hooks.onUpload });
+      await uploadRecording(clientId, input.recording.wav, input.userId, input.recording.recordedAt, {
+        ...hooks.retry,
+        onProgress: hooks.onUpload,
+      });
       recordingSaved = true;
     } catch (err) {
       console.warn("the recording was not uploaded", err);
