@@ -112,6 +112,11 @@ impl ItemEdit {
         self.id
     }
 
+    /// True when the edit leaves `item` (done or not) as it is.
+    pub fn same_as(&self, item: &ActionItem, done: bool) -> bool {
+        self.item == *item && self.done == done
+    }
+
     pub fn into_parts(self) -> (ActionItem, bool) {
         (self.item, self.done)
     }

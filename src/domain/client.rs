@@ -271,6 +271,9 @@ pub enum NextSteps {
     Text(String),
     /// The whole list of items, in order.
     Items(Vec<ItemEdit>),
+    /// Both, as a client sends back the whole record it read: the one that
+    /// changed is meant.
+    Both(String, Vec<ItemEdit>),
 }
 
 impl Texts {
@@ -298,8 +301,6 @@ impl TextsInput {
         e.check(bad_chars(&summary), "summary", "Summary contains characters that are not allowed");
         e.check(too_long(&next_steps), "nextSteps", "Next steps must be less than 10000 characters");
         e.check(bad_chars(&next_steps), "nextSteps", "Next steps contain characters that are not allowed");
-        let both = next_steps.is_some() && self.action_items.is_some();
-        e.check(both, "nextSteps", "Send the next steps as text or as items, not both");
         let items = match self.action_items.as_deref().map(parse_items) {
             Some(Ok(items)) => Some(items),
             Some(Err(errors)) => {
@@ -308,7 +309,12 @@ impl TextsInput {
             }
             None => None,
         };
-        e.finish(|| Texts { summary, next_steps: items.map(NextSteps::Items).or(next_steps.map(NextSteps::Text)) })
+        let next_steps = match (next_steps, items) {
+            (Some(text), Some(items)) => Some(NextSteps::Both(text, items)),
+            (Some(text), None) => Some(NextSteps::Text(text)),
+            (None, items) => items.map(NextSteps::Items),
+        };
+        e.finish(|| Texts { summary, next_steps })
     }
 }
 

@@ -7,7 +7,7 @@ use redb::{ReadTransaction, ReadableTable, WriteTransaction};
 use super::codec::{decode, encode};
 use super::tables::{ACTION_ITEMS, ACTION_ITEMS_BY_CLIENT, ACTION_ITEMS_BY_DUE, CLIENTS};
 use super::views::OwnerView;
-use super::{StoreResult, meta};
+use super::{StoreError, StoreResult, meta};
 use crate::domain::action_item::{ActionItem, Who, next_steps_text};
 use crate::domain::action_item_record::{ActionItemRecord, ItemEdit, Source};
 use crate::domain::client::{ClientRecord, NextSteps};
@@ -90,18 +90,45 @@ pub(super) fn save_edits(
     steps: NextSteps,
 ) -> StoreResult<Vec<ActionItemRecord>> {
     let old = items_in(tx, client.id)?;
-    let mut new = match &steps {
-        NextSteps::Items(edits) => edits.iter().map(|edit| edited(tx, client, &old, edit.clone())).collect(),
-        NextSteps::Text(text) => from_lines(tx, client, &old, text),
+    let meant = match steps {
+        NextSteps::Text(text) => Meant::Text(text),
+        NextSteps::Items(edits) => Meant::Items(edits),
+        NextSteps::Both(text, edits) => settled(client, &old, text, edits)?,
+    };
+    let mut new = match &meant {
+        Meant::Items(edits) => edits.iter().map(|edit| edited(tx, client, &old, edit.clone())).collect(),
+        Meant::Text(text) => from_lines(tx, client, &old, text),
     }?;
     rewrite(tx, client, &old, &mut new)?;
-    client.next_steps = match steps {
+    client.next_steps = match meant {
         // The owner's own words stay as they wrote them.
-        NextSteps::Text(text) => Some(text),
-        NextSteps::Items(_) => Some(next_steps_text(new.iter().map(|n| &n.item))),
+        Meant::Text(text) => Some(text),
+        Meant::Items(_) => Some(next_steps_text(new.iter().map(|n| &n.item))),
     }
     .filter(|text| !text.is_empty());
     Ok(new)
+}
+
+/// The next steps a change stands for.
+enum Meant {
+    Text(String),
+    Items(Vec<ItemEdit>),
+}
+
+/// Which of text and items, sent together, the owner changed: the text
+/// when it differs from the stored one and the items are as stored, the
+/// items when the text is as stored. Both changed is a conflict.
+fn settled(client: &ClientRecord, old: &[ActionItemRecord], text: String, edits: Vec<ItemEdit>) -> StoreResult<Meant> {
+    if client.next_steps.as_deref().unwrap_or("") == text {
+        return Ok(Meant::Items(edits));
+    }
+    let unchanged = edits.len() == old.len()
+        && edits.iter().zip(old).all(|(edit, item)| edit.id() == Some(item.id) && edit.same_as(&item.item, item.done));
+    if unchanged {
+        Ok(Meant::Text(text))
+    } else {
+        Err(StoreError::Conflict("Change the next steps as text or as items, not both at once"))
+    }
 }
 
 /// Removes the items of `client`, inside the caller's transaction.

@@ -134,7 +134,6 @@ fn a_list_of_next_steps_that_breaks_a_rule_is_refused_and_nothing_changes() {
         (json!({"actionItems": [{"action": "x".repeat(501)}]}), "A next step must be less than 500 characters"),
         (json!({"actionItems": [{"action": "Call\u{1b}[2J"}]}), "Next steps contain characters that are not allowed"),
         (json!({"actionItems": many}), "Next steps must be at most 50 items"),
-        (json!({"nextSteps": "Call", "actionItems": []}), "Send the next steps as text or as items, not both"),
     ];
     for (body, message) in cases {
         let reply = patch(&mut user, id, with_contact(body.clone()));
@@ -297,4 +296,38 @@ fn a_users_next_steps_across_clients_come_soonest_due_first_and_no_one_elses() {
     let open = user.get("/api/next-steps").body;
     assert_eq!(open.as_array().unwrap().len(), 1, "a deleted client's steps go with it: {open}");
     assert_eq!(Browser::new(&app.url).get("/api/next-steps").status, 401);
+}
+
+#[test]
+fn a_client_sent_back_whole_changes_the_next_steps_it_changed_text_or_items() {
+    let app = spawn_app();
+    let mut user = signed_in_user(&app.url, "owner@example.com", PASSWORD);
+    let id = create(&mut user, "Jane Client");
+    let first = patch(&mut user, id, with_contact(json!({"actionItems": [{"who": "me", "action": "Send the quote"}]})));
+    assert_eq!(first.status, 200, "{}", first.text);
+
+    // The text changed, the items sent back as read: the text is meant.
+    let mut whole = first.body.clone();
+    whole["nextSteps"] = json!("I will send the quote.\nCall the bank");
+    let reply = patch(&mut user, id, whole);
+    assert_eq!(reply.status, 200, "{}", reply.text);
+    assert_eq!(items(&reply.body).len(), 2);
+    assert_eq!(items(&reply.body)[0]["id"], items(&first.body)[0]["id"]);
+
+    // The items changed, the text sent back as read: the items are meant.
+    let mut whole = reply.body.clone();
+    whole["actionItems"][1]["action"] = json!("Call the bank about the guarantee");
+    let reply = patch(&mut user, id, whole);
+    assert_eq!(reply.status, 200, "{}", reply.text);
+    assert_eq!(reply.body["nextSteps"], "I will send the quote.\nCall the bank about the guarantee.");
+
+    // Both changed: which one is meant cannot be told.
+    let mut whole = reply.body.clone();
+    whole["nextSteps"] = json!("Something else");
+    whole["actionItems"][0]["action"] = json!("Send the final quote");
+    let reply = patch(&mut user, id, whole);
+    assert_eq!(reply.status, 409, "{}", reply.text);
+    assert_eq!(reply.body["message"], "Change the next steps as text or as items, not both at once");
+    let stored = user.get(&format!("/api/clients/{id}")).body;
+    assert_eq!(stored["nextSteps"], "I will send the quote.\nCall the bank about the guarantee.", "nothing changed");
 }

@@ -39,6 +39,24 @@ export interface ClientRow {
 }
 
 /** What the server confirmed of a client's recording. */
+/** Who will do a next step: the consultant, the client, both sides, a name, or not said. */
+export type Who = "me" | "client" | "we" | "unattributed" | (string & {});
+
+/** One next step as the server keeps it (`src/domain/action_item_record.rs`). */
+export interface ActionItem {
+  id: number;
+  who: Who;
+  action: string;
+  /** The deadline as said: "by Friday". */
+  dueText: string | null;
+  /** The deadline as a date, YYYY-MM-DD. */
+  dueDate: string | null;
+  /** The item as its line of the email reads. */
+  line: string;
+  done: boolean;
+  source: "summary" | "edited" | "added";
+}
+
 export interface RecordingInfo {
   size: number;
   sha256: string;
@@ -59,8 +77,10 @@ export interface Client {
   recording: RecordingInfo | null;
   transcription: string | null;
   summary: string | null;
-  /** One step per line. */
+  /** One step per line: the rendering of `actionItems`, or the owner's own text. */
   nextSteps: string | null;
+  /** The next steps as items; empty for a client whose steps are text only. */
+  actionItems?: ActionItem[];
   /** null when the client has no recording. */
   job: Job | null;
   createdAt: string;

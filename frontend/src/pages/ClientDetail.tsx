@@ -20,6 +20,7 @@ import { toast } from "../stores/toast.ts";
 import { clientPath, LIST_PATH, rememberClient } from "./client/client-cache.ts";
 import { EditClientDialog } from "./client/EditClientDialog.tsx";
 import { EmailButton } from "./client/EmailButton.tsx";
+import { NextStepsCard } from "./client/NextStepsCard.tsx";
 import { PendingUpload } from "./client/PendingUpload.tsx";
 import { ProcessingCard } from "./client/ProcessingCard.tsx";
 import { RegenerateSummary } from "./client/RegenerateSummary.tsx";
@@ -44,13 +45,6 @@ function NotFoundCard() {
   );
 }
 
-function steps(nextSteps: string | null): string[] {
-  return (nextSteps ?? "")
-    .split(/\r?\n/)
-    .map((line) => line.replace(/^\s*(?:[-*•]|\d+[.)])\s+/, "").trim())
-    .filter(Boolean);
-}
-
 /** For screen readers: what became of a job this visit watched, said once it ends. */
 function useEndAnnouncement(job: Job | null): string {
   const before = useRef(job?.status);
@@ -72,7 +66,6 @@ function ClientView({ client, userId }: { client: Client; userId: string }) {
   // Set once Regenerate started a job: its button is gone, the Processing card takes the focus.
   const [focusJob, setFocusJob] = useState(false);
   const path = clientPath(client.id);
-  const nextSteps = steps(client.nextSteps);
   const job = client.job ?? null;
   const running = isRunning(job?.status);
   useJobEvents(client.id, job?.status);
@@ -158,18 +151,7 @@ function ClientView({ client, userId }: { client: Client; userId: string }) {
         )}
       </Card>
 
-      <Card>
-        <CardHeader title="Next Steps" />
-        {nextSteps.length > 0 ? (
-          <ul className="next-steps">
-            {nextSteps.map((step, i) => (
-              <li key={i}>{step}</li>
-            ))}
-          </ul>
-        ) : (
-          <p className="muted">No next steps available</p>
-        )}
-      </Card>
+      <NextStepsCard client={client} />
 
       {client.transcription && <TranscriptCard text={client.transcription} />}
 

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from "react";
+import { type FormEvent, useEffect, useId, useState } from "react";
 import { MailIcon } from "../../components/action-icons.tsx";
 import { Button } from "../../components/Button.tsx";
 import { Dialog } from "../../components/Dialog.tsx";
@@ -18,14 +18,15 @@ import {
   type TextField,
 } from "./email-flow.ts";
 import { TextArea } from "../../components/TextArea.tsx";
+import { editableSteps, sameSteps, stepsPayload, stepsProblem } from "./next-steps.ts";
+import { StepsEditor } from "./StepsEditor.tsx";
 
-type Field = ClientField | TextField;
-const FIELDS: Field[] = ["summary", "nextSteps", "name", "email", "phone", "company", "position"];
+type Field = ClientField | Exclude<TextField, "nextSteps">;
+const FIELDS: Field[] = ["summary", "name", "email", "phone", "company", "position"];
 
 function valuesOf(client: EmailClient): Record<Field, string> {
   return {
     summary: client.summary ?? "",
-    nextSteps: client.nextSteps ?? "",
     name: client.name,
     email: client.email,
     phone: client.phone,
@@ -69,6 +70,9 @@ export function EmailDialog({
   onSaved: (client: EmailClient) => void;
 }) {
   const [saved, setSaved] = useState(() => valuesOf(client));
+  const [savedSteps, setSavedSteps] = useState(() => editableSteps(client));
+  const [steps, setSteps] = useState(savedSteps);
+  const [stepsTried, setStepsTried] = useState(false);
   const [revision, setRevision] = useState(0);
   const [state, setState] = useState<PreviewState>({ loading: true, preview: null, error: null });
   const [saving, setSaving] = useState(false);
@@ -96,14 +100,17 @@ export function EmailDialog({
     };
   }, [open, revision, client.id]);
 
-  const unsaved = FIELDS.some((f) => textBlock(form.values[f]) !== textBlock(saved[f]));
+  const stepsChanged = !sameSteps(steps, savedSteps);
+  const unsaved = stepsChanged || FIELDS.some((f) => textBlock(form.values[f]) !== textBlock(saved[f]));
+  const stepsError = stepsProblem(steps);
   const { loading, preview, error } = state;
   const canSend = !!preview && !loading && !unsaved && !saving;
 
-  const submit = form.onSubmit(async (values) => {
+  const submitForm = form.onSubmit(async (values) => {
+    if (stepsError) return;
     setSaving(true);
     setNote(null);
-    const body: Record<string, string> = {
+    const body: Record<string, unknown> = {
       name: values.name.trim(),
       email: values.email.trim(),
       phone: values.phone.trim(),
@@ -111,14 +118,17 @@ export function EmailDialog({
       position: values.position.trim(),
     };
     // Only what was corrected: a summary written meanwhile by the server is not overwritten.
-    for (const f of ["summary", "nextSteps"] as const) {
-      if (textBlock(values[f]) !== textBlock(saved[f])) body[f] = textBlock(values[f]);
-    }
+    if (textBlock(values.summary) !== textBlock(saved.summary)) body.summary = textBlock(values.summary);
+    if (stepsChanged) body.actionItems = stepsPayload(steps);
     try {
       const updated = await api.patch<EmailClient>(`/api/clients/${client.id}`, body);
       const next = valuesOf(updated);
       setSaved(next);
       form.reset(next);
+      const nextSteps = editableSteps(updated);
+      setSavedSteps(nextSteps);
+      setSteps(nextSteps);
+      setStepsTried(false);
       onSaved(updated);
       setRevision((r) => r + 1);
       setNote({ ok: true, text: "Changes saved. The preview shows them." });
@@ -131,6 +141,11 @@ export function EmailDialog({
       setSaving(false);
     }
   });
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    setStepsTried(true);
+    submitForm(event);
+  };
 
   return (
     <Dialog
@@ -217,7 +232,12 @@ export function EmailDialog({
           Correct before sending
         </h3>
         <TextArea label="Summary" rows={6} {...form.field("summary")} />
-        <TextArea label="Next Steps" rows={5} hint="One step per line" {...form.field("nextSteps")} />
+        <StepsEditor
+          steps={steps}
+          clientName={form.values.name.trim()}
+          problem={stepsTried ? stepsError : null}
+          onChange={setSteps}
+        />
         <fieldset className="email-edit__contact">
           <legend>Client details</legend>
           <ContactFields field={form.field} />
