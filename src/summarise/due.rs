@@ -107,11 +107,12 @@ enum Kind {
     Vague,
 }
 
-/// The deadline in `toks[from..to]`, if it names one: a time after a
-/// deadline word wins over a bare one; of several alike, the last.
+/// The deadline in `toks[from..to]`, if it names one: one with a date wins
+/// over an event without ("on the 7th, before the launch"), then a time
+/// after a deadline word over a bare one; of several alike, the last.
 pub fn find(toks: &[Tok], from: usize, to: usize, meeting: Date) -> Option<Due> {
     let to = to.min(toks.len());
-    let mut best: Option<(bool, Due)> = None;
+    let mut best: Option<((bool, bool), Due)> = None;
     let mut at = from;
     while at < to {
         let Some((strong, due)) = deadline_at(toks, at, from, to, meeting) else {
@@ -119,8 +120,11 @@ pub fn find(toks: &[Tok], from: usize, to: usize, meeting: Date) -> Option<Due> 
             continue;
         };
         at = due.end.max(at + 1);
-        if best.as_ref().is_none_or(|(was_strong, _)| strong || !was_strong) {
-            best = Some((strong, due));
+        // "by the 20th, well before the 28th": the second is a comment.
+        let strong = strong && !(due.start > from && toks[due.start - 1].is("well"));
+        let rank = (due.date.is_some(), strong);
+        if best.as_ref().is_none_or(|(was, _)| rank >= *was) {
+            best = Some((rank, due));
         }
     }
     best.map(|(_, due)| due)
@@ -260,6 +264,12 @@ fn time_at(toks: &[Tok], at: usize, to: usize, meeting: Date) -> Option<Time> {
         // "Monday week": a week after the coming Monday.
         if word(at + 1) == "week" && !stops_here(at) {
             return simple(2, day(7).map(|d| d.next_occurrence(weekday)));
+        }
+        // "Friday the 10th", "Monday 22nd March": the date says which Friday.
+        if !stops_here(at)
+            && let Some(time) = day_of_month(toks, skip_article(toks, at + 1, to), to, meeting)
+        {
+            return Some(time);
         }
         return simple(1, Some(meeting.next_occurrence(weekday)));
     }
@@ -466,24 +476,83 @@ fn calendar_date(toks: &[Tok], at: usize, to: usize, meeting: Date) -> Option<Ti
     if let Some(month) = month_named(word(month_at)) {
         return Some(Time { end: month_at + 1, date: dated(meeting, month, n.value as u8), kind: Kind::Day });
     }
-    // "the 3rd" alone: an ordinal that ends the phrase, after "the".
+    // "the 3rd" alone: an ordinal that ends the phrase, after "the". In
+    // unpunctuated speech the phrase ends where a reply or a new clause
+    // starts ("by the ninth perfect", "the fourteenth he needs an hour").
     let after_the = at > 0 && toks[at - 1].is("the");
-    let ends = toks[after - 1].mark.is_some()
-        || after >= to
-        || matches!(word(after), "at" | "latest" | "and" | "so" | "then" | "but" | "or" | "please" | "if" | "okay");
+    let ends = toks[after - 1].mark.is_some() || after >= to || PHRASE_ENDERS.contains(&word(after));
     if n.ordinal && after_the && ends {
-        let day = n.value as u8;
-        let this_month = Date::from_calendar_date(meeting.year(), meeting.month(), day).ok();
-        let date = match this_month {
-            Some(date) if date >= meeting => Some(date),
-            _ => {
-                let next = add_months(monday_of(meeting).replace_day(1).ok()?, 1)?;
-                Date::from_calendar_date(next.year(), next.month(), day).ok()
-            }
-        };
-        return Some(Time { end: after, date, kind: Kind::Day });
+        return Some(Time { end: after, date: next_numbered_day(meeting, n.value as u8), kind: Kind::Day });
     }
     None
+}
+
+/// Words that start something new after a date: conjunctions, pronouns,
+/// and the replies that follow a date in conversation.
+const PHRASE_ENDERS: &[&str] = &[
+    "at",
+    "latest",
+    "and",
+    "so",
+    "then",
+    "but",
+    "or",
+    "please",
+    "if",
+    "okay",
+    "ok",
+    "because",
+    "since",
+    "when",
+    "once",
+    "unless",
+    "i",
+    "you",
+    "we",
+    "they",
+    "he",
+    "she",
+    "it",
+    "that",
+    "which",
+    "good",
+    "great",
+    "perfect",
+    "brilliant",
+    "lovely",
+    "fine",
+    "excellent",
+    "yes",
+    "yeah",
+    "sure",
+    "right",
+    "thanks",
+    "thank",
+];
+
+/// The day numbered `day` on or after the meeting: this month's, or next
+/// month's once this month's has passed.
+fn next_numbered_day(meeting: Date, day: u8) -> Option<Date> {
+    match Date::from_calendar_date(meeting.year(), meeting.month(), day).ok() {
+        Some(date) if date >= meeting => Some(date),
+        _ => {
+            let next = add_months(monday_of(meeting).replace_day(1).ok()?, 1)?;
+            Date::from_calendar_date(next.year(), next.month(), day).ok()
+        }
+    }
+}
+
+/// After a weekday: "the 10th", "22nd March", "the 16th of October".
+fn day_of_month(toks: &[Tok], at: usize, to: usize, meeting: Date) -> Option<Time> {
+    let word = |i: usize| toks.get(i).filter(|_| i < to).map_or("", |t| t.low.as_str());
+    let lows: Vec<&str> = toks[..to.min(toks.len())].iter().map(|t| t.low.as_str()).collect();
+    let n = numbers::at(&lows, at).filter(|n| (1.0..=31.0).contains(&n.value) && n.value.fract() == 0.0)?;
+    let after = at + n.len;
+    let month_at = if word(after) == "of" { after + 1 } else { after };
+    if let Some(month) = month_named(word(month_at)).filter(|_| toks[after - 1].mark.is_none()) {
+        return Some(Time { end: month_at + 1, date: dated(meeting, month, n.value as u8), kind: Kind::Day });
+    }
+    n.ordinal.then(|| Time { end: after, date: next_numbered_day(meeting, n.value as u8), kind: Kind::Day })
 }
 
 fn weekday(word: &str) -> Option<Weekday> {
@@ -639,6 +708,36 @@ mod tests {
         assert_eq!(date_of("in a fortnight"), Some("2026-03-25".into()));
         assert_eq!(date_of("in three months"), Some("2026-06-11".into()));
         assert_eq!(found("in a few weeks"), None);
+    }
+
+    #[test]
+    fn a_dated_deadline_wins_over_an_event_and_a_well_before_is_a_comment() {
+        assert_eq!(date_of("meet on Thursday the 7th of May, a week before the deadline"), Some("2026-05-07".into()));
+        assert_eq!(
+            date_of("file it by the 30th of November, so nothing hangs over Christmas"),
+            Some("2026-11-30".into())
+        );
+        assert_eq!(date_of("ready to sign by the 20th, well before the 28th"), Some("2026-03-20".into()));
+        assert_eq!(date_of("send it on Monday, by Friday at the latest"), Some("2026-03-13".into()));
+    }
+
+    #[test]
+    fn a_weekday_with_its_date_is_that_date() {
+        assert_eq!(found("by Friday the 20th."), Some(("by Friday the 20th".into(), Some("2026-03-20".into()))));
+        assert_eq!(date_of("on monday the sixth of april"), Some("2026-04-06".into()));
+        assert_eq!(date_of("launch on Monday 22nd March"), Some("2026-03-22".into()));
+        assert_eq!(
+            date_of("by friday. the 20th is too late"),
+            Some("2026-03-13".into()),
+            "a new sentence is not its date"
+        );
+    }
+
+    #[test]
+    fn a_spelled_ordinal_ends_its_phrase_where_a_reply_starts() {
+        assert_eq!(date_of("send the artwork by the twenty first good that gives us time"), Some("2026-03-21".into()));
+        assert_eq!(date_of("look at the back wall on the fourteenth he needs an hour"), Some("2026-03-14".into()));
+        assert_eq!(date_of("by the first draft"), None, "an ordinal before a noun is no date");
     }
 
     #[test]
