@@ -244,7 +244,7 @@ pub struct ClientInput {
 
 /// The summary and next steps as the owner corrects them before emailing;
 /// a field left out stays as it is. The next steps come as text (one per
-/// line) or as items, not both.
+/// line), as items, or both as read back (see [`NextSteps::Both`]).
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct TextsInput {
