@@ -37,8 +37,6 @@ const MAX_ITEMS: usize = 12;
 const CONTEXT_WORDS: usize = 6;
 /// Two items whose actions share this share of their words are one.
 const SAME_ACTION: f32 = 0.5;
-/// Objects that stand for something said before: "send it", "book them".
-const PRONOUN_OBJECTS: &[&str] = &["it", "them", "this", "that", "these", "those"];
 /// How many sentences after a commitment may still give its deadline or
 /// take up a request.
 const FOLLOW_UP_REACH: usize = 3;
@@ -304,16 +302,7 @@ fn same_commitment(a: &Draft, b: &Draft) -> bool {
     let owners_agree = a.who == b.who || rank(&a.who) < 2 || rank(&b.who) < 2;
     let shared = a.words.intersection(&b.words).count() as f32;
     let smaller = a.words.len().min(b.words.len()).max(1) as f32;
-    // Two steps that share only their verb ("Send the contract", "Send the
-    // dietary requirements") are two steps, unless one names its object
-    // with a pronoun ("Send it to you both"): that one is the other again.
-    let first = |d: &Draft| terms(&d.action).next();
-    let same_verb = first(a).filter(|verb| first(b).as_ref() == Some(verb) && b.words.contains(verb));
-    let pronoun = |d: &Draft| {
-        d.action.split_whitespace().nth(1).is_some_and(|w| PRONOUN_OBJECTS.contains(&w.to_lowercase().as_str()))
-    };
-    let only_verb = same_verb.is_some() && !pronoun(a) && !pronoun(b);
-    owners_agree && shared / smaller >= SAME_ACTION && shared - f32::from(u8::from(only_verb)) >= 1.0
+    owners_agree && shared / smaller >= SAME_ACTION && shared >= 1.0
 }
 
 /// How much an owner says: a person beats "we", "we" beats nobody.
@@ -384,18 +373,5 @@ mod tests {
         assert_eq!(report_backs("I'll ask finance, you'll have an answer on Monday."), [false, true]);
         assert_eq!(report_backs("I'll draft the policy, and send it to Fiona by Friday."), [false, false]);
         assert_eq!(report_backs("I'll call the landlord about the kitchen on Monday."), [false]);
-    }
-
-    fn said(action: &str) -> Draft {
-        draft(0, 1.0, Who::Me, action.into(), None)
-    }
-
-    #[test]
-    fn a_recap_is_the_step_it_repeats_but_a_shared_verb_alone_is_not() {
-        assert!(same_commitment(&said("Send the contract"), &said("Send the signed contract")));
-        assert!(same_commitment(&said("Send the contract"), &said("Contract from me this afternoon")));
-        assert!(!same_commitment(&said("Send the contract"), &said("Send the dietary requirements two weeks before")));
-        assert!(!same_commitment(&said("Book the room"), &said("Confirm the stock count")));
-        assert!(same_commitment(&said("Send the guidance notes"), &said("Send it to you both by the 24th")));
     }
 }
