@@ -67,6 +67,61 @@ fn addressee(meeting: &Meeting, s: usize, replier: Option<usize>, context: &Meet
     }
 }
 
+/// Words that open or close a sentence with a comma the way a name does
+/// ("First, could you…", "Honestly, you'll…"), but name nobody.
+const DISCOURSE: &[&str] = &[
+    "okay",
+    "so",
+    "right",
+    "great",
+    "thanks",
+    "yes",
+    "sure",
+    "please",
+    "first",
+    "second",
+    "third",
+    "fourth",
+    "fifth",
+    "sixth",
+    "firstly",
+    "secondly",
+    "thirdly",
+    "finally",
+    "lastly",
+    "next",
+    "then",
+    "also",
+    "honestly",
+    "actually",
+    "anyway",
+    "well",
+    "basically",
+    "obviously",
+    "frankly",
+    "personally",
+    "otherwise",
+    "meanwhile",
+    "however",
+    "instead",
+    "besides",
+    "again",
+    "alright",
+    "perfect",
+    "fine",
+    "good",
+    "lovely",
+    "brilliant",
+    "sorry",
+    "look",
+    "listen",
+    "hello",
+    "hi",
+    "now",
+    "today",
+    "tomorrow",
+];
+
 /// A name the sentence calls out: "Mike, could you…", "…by Friday, Anna?".
 fn vocative(meeting: &Meeting, s: usize) -> Option<String> {
     let toks = &meeting.sentences[s].toks;
@@ -75,7 +130,7 @@ fn vocative(meeting: &Meeting, s: usize) -> Option<String> {
             t.orig.starts_with(|c: char| c.is_uppercase())
                 && t.low != "i"
                 && !super::lexicon::FUNCTION_WORDS.contains(&t.low.as_str())
-                && !matches!(t.low.as_str(), "okay" | "so" | "right" | "great" | "thanks" | "yes" | "sure" | "please")
+                && !DISCOURSE.contains(&t.low.as_str())
         })
     };
     let first = toks.iter().position(|t| !t.is_any(&["so", "and", "okay", "ok", "right", "now", "oh"])).unwrap_or(0);
@@ -159,6 +214,12 @@ mod tests {
         assert_eq!(got, [Who::Client, Who::Client]);
         let got = owners("we will test the backup on monday. sarah will send the forecast");
         assert_eq!(got, [Who::We, Who::Person("Sarah".into())]);
+    }
+
+    #[test]
+    fn a_list_word_or_an_aside_before_a_comma_is_no_name() {
+        let got = owners("First, could you send Anna some dates by Wednesday? Honestly, you should check the reports.");
+        assert!(got.iter().all(|who| !matches!(who, Who::Person(_))), "{got:?}");
     }
 
     #[test]
