@@ -118,8 +118,9 @@ def measure(ctx):
         ROWS[0], f"R-1/2/L {show(ours)} ({len(names)} test meetings, CPU {cpu:.0f} s)",
         f"R-1 ≥ best baseline + {MARGIN:.0f} ({best + MARGIN:.1f})", ours["rouge1"] >= best + MARGIN,
         peer=f"first {WORDS} words {show(first)}; random turns {show(rand)}",
-        # Like the development set's rows (GATES in meetings.py): not yet
-        # within its budget, so it fails a full run and prints in a quick one.
+        # The budget holds over the 35 meetings of a full run, which fails
+        # under it; a quick pass's six swing by a point or two either way
+        # (25.0 against 26.4 when the full set gave 27.6), so they print.
         ratio=ours["rouge1"] / best if best else None, quality=False,
         values={"ours": ours, "firstWords": first, "randomTurns": rand, "meetings": names, "cpuS": cpu,
                 "wallS": wall},

@@ -8,7 +8,8 @@
 //! with their deadlines (`due`) and features (`features`); the classifier
 //! (`classifier`) says which are commitments, and `commitments` makes them
 //! items (`who`, `action`). The summary (`summary`) covers the facts
-//! (`facts`) of the most central sentences.
+//! (`facts`) of the most central sentences on the meeting's subject
+//! (`worth`).
 
 mod action;
 mod choose;
@@ -34,6 +35,7 @@ mod tokens;
 pub mod training;
 mod transcript;
 mod who;
+mod worth;
 
 use serde::Serialize;
 

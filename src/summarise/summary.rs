@@ -1,14 +1,16 @@
 //! The summary paragraph: sentences chosen one by one for what they add,
-//! centrality to the meeting and facts not yet covered (numbers, amounts,
-//! dates, names, decisions), less their likeness to what is already
-//! chosen; no small talk, no questions, no near-duplicates; within a length
-//! that grows with the meeting; in meeting order, cleaned of speech fillers.
+//! centrality to the meeting, its subject matter and facts not yet covered
+//! (numbers, amounts, dates, names, decisions), less their likeness to what
+//! is already chosen and the debris of speech they carry; no small talk, no
+//! questions, no near-duplicates; within a length that grows with the
+//! meeting; in meeting order, cleaned of speech fillers.
 
 use std::collections::HashSet;
 
 use super::facts::{self, Fact};
 use super::meeting::Meeting;
 use super::text::{ritual_share, tidy_speech};
+use super::worth::{disfluency, topicality};
 
 /// Shortest summary budget, in words (a short meeting)…
 const MIN_WORDS: usize = 60;
@@ -27,10 +29,17 @@ const MAX_SENTENCE_WORDS: usize = 60;
 const DUPLICATE: f32 = 0.8;
 /// How much each part of a sentence's worth counts. Facts weigh most: the
 /// email's reader wants the dates, amounts and decisions, and a central
-/// sentence without them is most often talk about the talk.
+/// sentence without them is most often talk about the talk; so is one
+/// that does not speak of the meeting's subject. Set on QMSum's training
+/// and validation meetings and the development set, never its test set.
 const CENTRALITY: f32 = 1.0;
+const TOPICALITY: f32 = 2.0;
 const FACTS: f32 = 2.5;
 const REDUNDANCY: f32 = 0.5;
+const DISFLUENCY: f32 = 1.0;
+/// A sentence with this share of debris (stray letters, repeats) or more
+/// is as bad as it gets.
+const DEBRIS: f32 = 0.3;
 /// New facts beyond this many in one sentence add nothing more.
 const FACTS_CAP: f32 = 3.0;
 
@@ -50,6 +59,9 @@ pub fn summary(
     let lengths: Vec<usize> = texts.iter().map(|t| t.split_whitespace().count()).collect();
     let facts: Vec<Vec<Fact>> = pool.iter().map(|&s| facts::of(&meeting.sentences[s].toks, &names, s)).collect();
     let rank = ranks(centrality);
+    let all: Vec<&str> = meeting.sentences.iter().map(|s| s.text.as_str()).collect();
+    let topic = ranks(&topicality(&all, &texts));
+    let debris: Vec<f32> = texts.iter().map(|t| disfluency(t).min(DEBRIS) / DEBRIS).collect();
     let eligible: Vec<usize> = (0..pool.len())
         .filter(|&i| {
             (MIN_SENTENCE_WORDS..=MAX_SENTENCE_WORDS).contains(&lengths[i])
@@ -64,7 +76,9 @@ pub fn summary(
         let worth = |i: usize| {
             let new: f32 = facts[i].iter().filter(|f| !covered.contains(f)).map(|f| f.kind.weight()).sum();
             let redundancy = chosen.iter().map(|&j| similarity(i, j)).fold(0.0f32, f32::max);
-            let value = CENTRALITY * rank[i] + FACTS * new.min(FACTS_CAP) / FACTS_CAP - REDUNDANCY * redundancy;
+            let value = CENTRALITY * rank[i] + TOPICALITY * topic[i] + FACTS * new.min(FACTS_CAP) / FACTS_CAP
+                - REDUNDANCY * redundancy
+                - DISFLUENCY * debris[i];
             (value, redundancy)
         };
         let Some((at, (_, redundancy))) =
