@@ -10,7 +10,7 @@
 use std::collections::HashSet;
 
 use super::action::imperative;
-use super::clauses::{Clause, Form, clauses};
+use super::clauses::{Clause, Form, Subject, clauses};
 use super::due::{self, Due};
 use super::features::{self, COUNT};
 use super::lexicon::FUNCTION_WORDS;
@@ -88,6 +88,20 @@ struct Draft {
     action: String,
     due: Option<Due>,
     words: HashSet<String>,
+}
+
+impl Draft {
+    /// Folds in a promise to report back on it: its deadline when the
+    /// draft has none, and the thing the listener will receive, if named.
+    fn take_report(&mut self, thing: Option<String>, due: &Option<Due>) {
+        if let Some(thing) = thing {
+            self.action = format!("{}, and send {thing}", self.action.trim_end_matches([',', ';']));
+            self.words.extend(terms(&thing));
+        }
+        if self.due.is_none() {
+            self.due.clone_from(due);
+        }
+    }
 }
 
 /// The action items of the candidates `probabilities` says are
@@ -196,18 +210,14 @@ pub fn items(
             });
             let before = drafts.iter().rposition(|d| c.sentence - d.sentence <= REPORT_BACK_REACH);
             if let Some(d) = same_sentence.or(if doubted.is_some() { None } else { before }) {
-                if drafts[d].due.is_none() {
-                    drafts[d].due.clone_from(&c.due);
-                }
+                drafts[d].take_report(received_thing(toks, c), &c.due);
                 made[i] = Some(d);
                 continue;
             }
             if let Some(j) = doubted
                 && let Some(mut promoted) = commitment(meeting, context, &candidates[j], probabilities[i])
             {
-                if promoted.due.is_none() {
-                    promoted.due.clone_from(&c.due);
-                }
+                promoted.take_report(received_thing(toks, c), &c.due);
                 made[j] = Some(drafts.len());
                 made[i] = Some(drafts.len());
                 drafts.push(promoted);
@@ -223,9 +233,21 @@ pub fn items(
     finish(drafts)
 }
 
+/// What the listener is promised to receive: "you'll have the figures on
+/// Monday", "you'll get it in writing", "you'll hear from me".
+const RECEIVE: &[&str] = &["have", "get", "hear", "receive"];
+/// Words that name nothing new the listener receives: the thing just
+/// promised pointed back at, or how it comes ("in writing").
+const NO_NEW_THING: &[&str] = &["it", "them", "that", "those", "this", "these", "everything", "all", "writing"];
+
 /// Whether the clause only promises to report back: every word of it, but
-/// for its deadline and the function words, is one of [`REPORT_BACK`].
+/// for its deadline and the function words, is one of [`REPORT_BACK`]; or
+/// it tells the listener they will receive what the clause before makes
+/// ("let me work out the costs, and you'll have the figures on Monday").
 fn reports_back(toks: &[Tok], c: &Candidate) -> bool {
+    if receives(toks, c) {
+        return true;
+    }
     let outside_due = |k: &usize| c.due.as_ref().is_none_or(|d| *k < d.start || *k >= d.end);
     let mut words = (c.clause.verb..c.clause.end.min(toks.len()))
         .filter(outside_due)
@@ -233,6 +255,29 @@ fn reports_back(toks: &[Tok], c: &Candidate) -> bool {
         .filter(|t| !t.is_any(FUNCTION_WORDS))
         .peekable();
     words.peek().is_some() && words.all(|t| t.is_any(REPORT_BACK))
+}
+
+/// Whether `c` tells the listener they will receive something.
+fn receives(toks: &[Tok], c: &Candidate) -> bool {
+    c.clause.subject == Subject::You
+        && c.clause.form == Form::Future
+        && toks.get(c.clause.verb).is_some_and(|t| t.is_any(RECEIVE))
+        && !toks.get(c.clause.verb + 1).is_some_and(|t| t.is("to"))
+}
+
+/// What `c` says the listener will receive, when it names it rather than
+/// pointing back ("a proper cost comparison", not "it" or "them"): the
+/// commitment it is folded into then ends by sending it, so the item keeps
+/// the thing the client waits for.
+fn received_thing(toks: &[Tok], c: &Candidate) -> Option<String> {
+    if !receives(toks, c) || toks[c.clause.verb].is("hear") {
+        return None;
+    }
+    let end = c.due.as_ref().map_or(c.clause.end, |d| d.start.max(c.clause.verb + 1)).min(c.clause.end);
+    let named = (c.clause.verb + 1..end.min(toks.len()))
+        .map(|k| &toks[k])
+        .any(|t| !t.is_any(FUNCTION_WORDS) && !t.is_any(REPORT_BACK) && !t.is_any(NO_NEW_THING));
+    named.then(|| tokens::text(toks, c.clause.verb + 1, end))
 }
 
 /// Candidate `c` as an item of its own: who does it, its action in the
@@ -347,17 +392,34 @@ mod tests {
     use super::*;
     use crate::summarise::tokens::tokenize;
 
-    /// Whether each clause of `sentence` only reports back, in order.
-    fn report_backs(sentence: &str) -> Vec<bool> {
+    /// `check` of each clause of `sentence`, in order.
+    fn each_clause<T>(sentence: &str, check: impl Fn(&[Tok], &Candidate) -> T) -> Vec<T> {
         let toks = tokenize(sentence);
         let date = Date::from_calendar_date(2026, Month::March, 11).unwrap();
         clauses(&toks)
             .into_iter()
             .map(|clause| {
                 let due = due::find(&toks, clause.verb, clause.end, date);
-                reports_back(&toks, &Candidate { sentence: 0, clause, due, features: [0.0; COUNT] })
+                check(&toks, &Candidate { sentence: 0, clause, due, features: [0.0; COUNT] })
             })
             .collect()
+    }
+
+    /// Whether each clause of `sentence` only reports back, in order.
+    fn report_backs(sentence: &str) -> Vec<bool> {
+        each_clause(sentence, reports_back)
+    }
+
+    #[test]
+    fn the_thing_a_listener_is_told_they_will_receive_is_kept_when_named() {
+        let things = |sentence| each_clause(sentence, received_thing).into_iter().flatten().collect::<Vec<_>>();
+        assert_eq!(
+            things("Let me run your orders through our model, and you'll have a proper cost comparison by Wednesday."),
+            ["a proper cost comparison"]
+        );
+        assert!(things("Let me check the grant, you'll have it in writing by Friday.").is_empty());
+        assert!(things("I'll ask finance, you'll hear from me on Monday.").is_empty());
+        assert!(things("I'll ask finance, you'll have an answer on Monday.").is_empty());
     }
 
     #[test]
@@ -371,6 +433,12 @@ mod tests {
             [false, true]
         );
         assert_eq!(report_backs("I'll ask finance, you'll have an answer on Monday."), [false, true]);
+        assert_eq!(
+            report_backs("Let me work out what the posters would cost, and you'll have the figures on Monday."),
+            [false, true]
+        );
+        assert_eq!(report_backs("Let me check the grant, you'll get it in writing next week."), [false, true]);
+        assert_eq!(report_backs("You'll have to sign the lease by Friday."), [false], "a duty is no delivery");
         assert_eq!(report_backs("I'll draft the policy, and send it to Fiona by Friday."), [false, false]);
         assert_eq!(report_backs("I'll call the landlord about the kitchen on Monday."), [false]);
     }
