@@ -260,6 +260,16 @@ fn time_at(toks: &[Tok], at: usize, to: usize, meeting: Date) -> Option<Time> {
         "as" if word(at + 1) == "soon" && word(at + 2) == "as" && word(at + 3) == "possible" => return simple(4, None),
         _ => {}
     }
+    // "at Thursday's meeting": the day of the event ("Monday's fine" is
+    // not one).
+    if let Some(day_of_event) = w.strip_suffix("'s").and_then(weekday)
+        && at > 0
+        && toks[at - 1].is_any(&["at", "by", "before", "for", "until", "till"])
+        && !stops_here(at)
+        && toks.get(at + 1).is_some_and(|t| t.low.chars().all(char::is_alphabetic))
+    {
+        return simple(2, Some(meeting.next_occurrence(day_of_event)));
+    }
     if let Some(weekday) = weekday(w) {
         // "Monday week": a week after the coming Monday.
         if word(at + 1) == "week" && !stops_here(at) {
@@ -681,6 +691,11 @@ mod tests {
         assert_eq!(date_of("next friday"), Some("2026-03-20".into()));
         assert_eq!(date_of("this friday"), Some("2026-03-13".into()));
         assert_eq!(date_of("monday week"), Some("2026-03-23".into()));
+        assert_eq!(
+            found("get sign-off at Thursday's meeting"),
+            Some(("at Thursday's meeting".into(), Some("2026-03-12".into())))
+        );
+        assert_eq!(found("Monday's fine."), None, "a day that is the subject is no deadline");
         assert_eq!(
             found("by Friday morning at the latest"),
             Some(("by Friday morning at the latest".into(), Some("2026-03-13".into())))
