@@ -12,13 +12,16 @@ import { after, before, describe, test } from "node:test";
 import {
   apiFromPage,
   checkA11y,
+  createClient,
   fieldError,
+  framed,
   heading,
   notification,
   openEmailPreview,
   seeToast,
   signIn,
   startServer,
+  SUMMARY,
   useApp,
   withPage,
 } from "./harness.mjs";
@@ -26,38 +29,9 @@ import {
 const PYTHON = process.env.DEBRIEF_TEST_PYTHON || "/var/cache/debrief/test-tools/venv/bin/python";
 const EMAIL_MISSING = "Cannot send email: Client email or summary is missing";
 const OUTBOX = "Saved to outbox: email is not configured on this server";
-const SUMMARY = "We went through the quarterly numbers and agreed on a pilot in two offices.";
 
 // The server without SMTP: emails go to <dataDir>/outbox/.
 const app = useApp();
-
-let counter = 0;
-function clientData(overrides = {}) {
-  counter++;
-  const tag = "abcdefghij"[counter % 10] + Date.now().toString(36).replace(/\d/g, "");
-  return {
-    name: `Grace ${tag.charAt(0).toUpperCase()}${tag.slice(1)}`,
-    email: `grace.${Date.now()}.${counter}@client.example`,
-    phone: "555-123-4567",
-    company: "Compilers Inc",
-    position: "Rear Admiral",
-    ...overrides,
-  };
-}
-
-/** A client made through the API, then given a summary and next steps with a PATCH. */
-async function createClient(page, { summary = SUMMARY, nextSteps = "", ...overrides } = {}) {
-  const data = clientData(overrides);
-  const created = await apiFromPage(page, "POST", "/api/clients", { clientData: data });
-  assert.equal(created.status, 201, JSON.stringify(created.body));
-  if (!summary && !nextSteps) return created.body;
-  const patched = await apiFromPage(page, "PATCH", `/api/clients/${created.body.id}`, { ...data, summary, nextSteps });
-  assert.equal(patched.status, 200, JSON.stringify(patched.body));
-  return patched.body;
-}
-
-/** The text of the email's HTML part as the frame shows it. */
-const framed = (page) => page.frameLocator(".email-dialog iframe");
 
 // --- a real SMTP server on loopback -------------------------------------------------
 
@@ -308,83 +282,6 @@ describe("Email Client with an SMTP server", () => {
 });
 
 describe("Email Client without SMTP", () => {
-  test("structured next steps: who and by when on the client page, edited as a list in the preview", (t) =>
-    app.run(t, async (page) => {
-      await signIn(page);
-      const client = await createClient(page);
-      const items = [
-        { who: "me", action: "Send the revised proposal", dueText: "by Friday", dueDate: "2026-03-06" },
-        { who: "client", action: "Confirm the stock count" },
-        { who: "unattributed", action: "Check the delivery dates" },
-      ];
-      const data = { name: client.name, email: client.email, phone: client.phone };
-      const saved = await apiFromPage(page, "PATCH", `/api/clients/${client.id}`, { ...data, actionItems: items });
-      assert.equal(saved.status, 200, JSON.stringify(saved.body));
-
-      await page.goto(`/client/${client.id}`);
-      await heading(page, client.name).waitFor();
-      const steps = page.locator(".next-steps > li");
-      assert.deepEqual(await steps.locator(".next-step__line").allTextContents(), [
-        "I will send the revised proposal by Friday.",
-        "You will confirm the stock count.",
-        "Check the delivery dates.",
-      ]);
-      assert.deepEqual(await steps.locator(".next-step__meta").allTextContents(), ["Me · Due Fri 6 Mar", client.name]);
-      await checkA11y(page);
-
-      const dialog = await openEmailPreview(page, client);
-      await framed(page).getByText("I will send the revised proposal by Friday.", { exact: true }).waitFor();
-      assert.equal(await dialog.getByLabel("Step 1", { exact: true }).inputValue(), "Send the revised proposal");
-      assert.equal(await dialog.getByLabel("Who").nth(1).inputValue(), "client");
-
-      // An empty step is refused in the dialog, with the server's words, and nothing is sent.
-      const patches = [];
-      page.on("request", (req) => {
-        if (req.method() === "PATCH") patches.push(req.url());
-      });
-      await dialog.getByRole("button", { name: "Add step" }).click();
-      await dialog.getByRole("button", { name: "Save Changes" }).click();
-      await dialog.getByRole("alert").getByText("Every next step needs an action").waitFor();
-      assert.deepEqual(patches, []);
-
-      // Reword the new step, give the second a date, tick the third, remove the first.
-      await dialog.getByLabel("Step 4", { exact: true }).fill("Book the workshop room");
-      await dialog.getByLabel("Who").nth(3).selectOption("we");
-      await dialog.getByLabel("Due").nth(1).fill("2026-03-13");
-      await dialog.getByRole("checkbox", { name: "Done" }).nth(2).check();
-      await dialog.getByRole("button", { name: "Remove step 1" }).click();
-      await checkA11y(page);
-      await dialog.getByRole("button", { name: "Save Changes" }).click();
-      await dialog.getByRole("status").getByText("Changes saved. The preview shows them.").waitFor();
-      assert.equal(patches.length, 1);
-      const lines = [
-        "You will confirm the stock count by Friday 13 March.",
-        "Check the delivery dates.",
-        "We will book the workshop room.",
-      ];
-      for (const line of lines) await framed(page).getByText(line, { exact: true }).waitFor();
-      assert.equal(await framed(page).getByText("I will send the revised proposal by Friday.").count(), 0);
-      const stored = (await apiFromPage(page, "GET", `/api/clients/${client.id}`)).body;
-      assert.equal(stored.nextSteps, lines.join("\n"));
-      assert.deepEqual(
-        stored.actionItems.map((i) => [i.who, i.dueDate, i.done, i.source]),
-        [
-          ["client", "2026-03-13", false, "added"],
-          ["unattributed", null, true, "added"],
-          ["we", null, false, "added"],
-        ],
-      );
-
-      // The page behind shows the saved list.
-      await dialog.getByRole("button", { name: "Cancel" }).click();
-      assert.deepEqual(await steps.locator(".next-step__line").allTextContents(), lines);
-      assert.deepEqual(await steps.locator(".next-step__meta").allTextContents(), [
-        `${client.name} · Due Fri 13 Mar`,
-        "Not said · Done",
-        "Both of us",
-      ]);
-    }));
-
   test("the outbox: the toast says so, the button is ready again, the .eml is in the outbox", (t) =>
     app.run(t, async (page) => {
       await signIn(page);

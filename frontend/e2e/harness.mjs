@@ -450,3 +450,36 @@ export async function signIn(page) {
   assert.equal(login.status, 200, `login answered ${login.status}: ${JSON.stringify(login.body)}`);
   return { fields, user: login.body };
 }
+
+// --- clients with a summary, and the email preview ----------------------------------
+
+/** The summary a client made by createClient has unless told otherwise. */
+export const SUMMARY = "We went through the quarterly numbers and agreed on a pilot in two offices.";
+
+let counter = 0;
+function clientData(overrides = {}) {
+  counter++;
+  const tag = "abcdefghij"[counter % 10] + Date.now().toString(36).replace(/\d/g, "");
+  return {
+    name: `Grace ${tag.charAt(0).toUpperCase()}${tag.slice(1)}`,
+    email: `grace.${Date.now()}.${counter}@client.example`,
+    phone: "555-123-4567",
+    company: "Compilers Inc",
+    position: "Rear Admiral",
+    ...overrides,
+  };
+}
+
+/** A client made through the API, then given a summary and next steps with a PATCH. */
+export async function createClient(page, { summary = SUMMARY, nextSteps = "", ...overrides } = {}) {
+  const data = clientData(overrides);
+  const created = await apiFromPage(page, "POST", "/api/clients", { clientData: data });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  if (!summary && !nextSteps) return created.body;
+  const patched = await apiFromPage(page, "PATCH", `/api/clients/${created.body.id}`, { ...data, summary, nextSteps });
+  assert.equal(patched.status, 200, JSON.stringify(patched.body));
+  return patched.body;
+}
+
+/** The text of the email's HTML part as the frame shows it. */
+export const framed = (page) => page.frameLocator(".email-dialog iframe");
