@@ -474,9 +474,12 @@ fn named(toks: &[Tok], at: usize) -> Option<(Subject, usize)> {
     if word.is_any(super::lexicon::FUNCTION_WORDS) {
         return None;
     }
-    // "the finance team", "our legal people", "Sarah's team".
+    // "the finance team", "our legal people", "Sarah's team"; "Dev Malik".
     let mut len = 1;
-    while toks.get(at + len).is_some_and(|t| t.is_any(GROUP_NOUNS)) && toks[at + len - 1].mark.is_none() && len < 3 {
+    while toks.get(at + len).is_some_and(|t| t.is_any(GROUP_NOUNS) || is_surname(word, t))
+        && toks[at + len - 1].mark.is_none()
+        && len < 3
+    {
         len += 1;
     }
     let name = super::tokens::text(toks, at, at + len);
@@ -489,6 +492,16 @@ fn named(toks: &[Tok], at: usize) -> Option<(Subject, usize)> {
     // Lower-case speech: a single unknown word before a modal may be a
     // name ("sarah will send…"); the classifier weighs it as a thing.
     Some((Subject::Thing, len))
+}
+
+/// Whether `next` continues the capitalised name `first` ("Dev Malik").
+fn is_surname(first: &Tok, next: &Tok) -> bool {
+    let capitalised = |t: &Tok| t.orig.starts_with(|c: char| c.is_uppercase());
+    capitalised(first)
+        && capitalised(next)
+        && next.low.chars().all(char::is_alphabetic)
+        && !next.is_any(NOT_NAMES)
+        && !next.is_any(super::lexicon::FUNCTION_WORDS)
 }
 
 /// "from finance", "at Hollins": where a named person works, said between
@@ -627,6 +640,10 @@ mod tests {
                 (Form::Future, Subject::We, "review the contract".into()),
                 (Form::Future, Subject::Named("Maria".into()), "send the invoice by Friday".into()),
             ]
+        );
+        assert_eq!(
+            found("Our structural engineer, Dev Malik, will look at the back wall."),
+            [(Form::Future, Subject::Named("Dev Malik".into()), "look at the back wall".into())]
         );
         assert_eq!(
             found("I'll send the contract and the invoice by Friday."),
