@@ -3,31 +3,21 @@
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { apiFromPage, checkA11y, fieldError, heading, onPath, seeToast, signIn, useApp } from "./harness.mjs";
+import {
+  apiFromPage,
+  checkA11y,
+  clientData,
+  createClient,
+  fieldError,
+  heading,
+  onPath,
+  seeToast,
+  signIn,
+  useApp,
+} from "./harness.mjs";
 import { pngDataUrl } from "./media.mjs";
 
 const app = useApp();
-
-let counter = 0;
-function clientData(overrides = {}) {
-  counter++;
-  const tag = "abcdefghij".split("")[counter % 10] + Date.now().toString(36).replace(/\d/g, "");
-  return {
-    name: `Ada ${tag.charAt(0).toUpperCase()}${tag.slice(1)}`,
-    email: `ada.${Date.now()}.${counter}@client.example`,
-    phone: "555-123-4567",
-    company: "Analytical Engines",
-    position: "Countess",
-    ...overrides,
-  };
-}
-
-/** Creates a client through the API from the page; returns the client. */
-async function createClient(page, overrides) {
-  const res = await apiFromPage(page, "POST", "/api/clients", { clientData: clientData(overrides) });
-  assert.equal(res.status, 201, JSON.stringify(res.body));
-  return res.body;
-}
 
 describe("client screens", () => {
   test("the client form shows the messages under the fields and sends nothing", (t) =>
@@ -107,7 +97,7 @@ describe("client screens", () => {
       // Another user's client is as unknown as a missing one.
       await page.goto("/");
       await heading(page, "New Client").waitFor();
-      const foreign = await createClient(page);
+      const foreign = await createClient(page, { summary: "" });
       await apiFromPage(page, "POST", "/api/auth/logout");
       await signIn(page);
       for (const path of ["/client/999999", `/client/${foreign.id}`, "/client/not-a-number"]) {
@@ -138,7 +128,7 @@ describe("client screens", () => {
       await signIn(page);
       await page.goto("/history");
       await heading(page, "History").waitFor();
-      const client = await createClient(page, { company: "" });
+      const client = await createClient(page, { summary: "", company: "" });
       await page.goto(`/client/${client.id}`);
       await heading(page, client.name).waitFor();
       await page.getByText("No photo available").waitFor();
@@ -269,7 +259,7 @@ describe("client screens", () => {
         await signIn(page);
         await page.goto("/history");
         await heading(page, "History").waitFor();
-        const client = await createClient(page);
+        const client = await createClient(page, { summary: "" });
         for (const [path, title] of [
           ["/", "New Client"],
           ["/history", "History"],

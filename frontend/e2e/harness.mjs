@@ -457,7 +457,8 @@ export async function signIn(page) {
 export const SUMMARY = "We went through the quarterly numbers and agreed on a pilot in two offices.";
 
 let counter = 0;
-function clientData(overrides = {}) {
+/** A client's contact details, unique per call, for forms and the API. */
+export function clientData(overrides = {}) {
   counter++;
   const tag = "abcdefghij"[counter % 10] + Date.now().toString(36).replace(/\d/g, "");
   return {
