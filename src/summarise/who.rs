@@ -68,7 +68,8 @@ fn addressee(meeting: &Meeting, s: usize, replier: Option<usize>, context: &Meet
 }
 
 /// Words that open or close a sentence with a comma the way a name does
-/// ("First, could you…", "Honestly, you'll…"), but name nobody.
+/// ("Secondly, could you…", "Honestly, you'll…"), but name nobody; number
+/// words ("First, …") are told by `numbers`.
 const DISCOURSE: &[&str] = &[
     "okay",
     "so",
@@ -78,12 +79,6 @@ const DISCOURSE: &[&str] = &[
     "yes",
     "sure",
     "please",
-    "first",
-    "second",
-    "third",
-    "fourth",
-    "fifth",
-    "sixth",
     "firstly",
     "secondly",
     "thirdly",
@@ -131,6 +126,7 @@ fn vocative(meeting: &Meeting, s: usize) -> Option<String> {
                 && t.low != "i"
                 && !super::lexicon::FUNCTION_WORDS.contains(&t.low.as_str())
                 && !DISCOURSE.contains(&t.low.as_str())
+                && !super::numbers::is_numeric(&t.low)
         })
     };
     let first = toks.iter().position(|t| !t.is_any(&["so", "and", "okay", "ok", "right", "now", "oh"])).unwrap_or(0);
