@@ -275,6 +275,9 @@ pub fn tidy(sentence: &str) -> String {
 
 /// Phrases of speech that carry nothing in writing.
 const SPOKEN_FILLERS: &[&[&str]] = &[&["you", "know"], &["i", "mean"], &["sort", "of"], &["kind", "of"]];
+/// Words after which "you know" and "I mean" say what they say.
+const SPEECH_GOVERNORS: &[&str] =
+    &["let", "lets", "do", "does", "did", "don't", "doesn't", "didn't", "if", "whether", "what", "as", "will", "would"];
 /// Words a written sentence does not open with.
 const OPENERS: &[&str] = &[
     "so", "okay", "ok", "and", "but", "yeah", "yes", "well", "right", "alright", "now", "oh", "uh", "um", "anyway",
@@ -290,10 +293,15 @@ pub fn tidy_speech(sentence: &str) -> String {
     let mut i = 0;
     while i < raw.len() {
         // "kind of" after a determiner is meaning: "the kind of tool".
-        let determined = i > 0 && matches!(bare(raw[i - 1]).as_str(), "a" | "the" | "this" | "that" | "what");
+        let before = if i > 0 { bare(raw[i - 1]) } else { String::new() };
+        let determined = matches!(before.as_str(), "a" | "the" | "this" | "that" | "what");
+        // "let you know", "what I mean", "if you know": a verb's subject
+        // and object, not a filler.
+        let governed = SPEECH_GOVERNORS.contains(&before.as_str());
         let filler = SPOKEN_FILLERS.iter().find(|p| {
             p.iter().enumerate().all(|(k, w)| raw.get(i + k).is_some_and(|r| bare(r) == *w))
                 && !(matches!(p[0], "kind" | "sort") && determined)
+                && !(matches!(p[0], "you" | "i") && governed)
         });
         if let Some(p) = filler {
             i += p.len();
@@ -342,6 +350,10 @@ mod tests {
             "We decided to go with the kind of tool Verdant sells."
         );
         assert_eq!(tidy_speech("Okay, yeah, it's sort of fine"), "It's fine.");
+        assert_eq!(
+            tidy_speech("i'll check and let you know by wednesday if you know what i mean"),
+            "I'll check and let you know by wednesday if you know what I mean."
+        );
     }
 
     #[test]
