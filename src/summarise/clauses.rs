@@ -553,7 +553,8 @@ fn clause_end(toks: &[Tok], verb: usize) -> usize {
     for i in verb..cap {
         let t = &toks[i];
         if i > verb {
-            if t.is_any(STOPPERS) {
+            // "thank you" is a reply, "to thank the team" an action.
+            if t.is_any(STOPPERS) || (t.is("thank") && !toks[i - 1].is("to")) {
                 return i;
             }
             // ", if you…", "so we can…"

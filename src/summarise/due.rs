@@ -490,7 +490,12 @@ fn calendar_date(toks: &[Tok], at: usize, to: usize, meeting: Date) -> Option<Ti
     // unpunctuated speech the phrase ends where a reply or a new clause
     // starts ("by the ninth perfect", "the fourteenth he needs an hour").
     let after_the = at > 0 && toks[at - 1].is("the");
-    let ends = toks[after - 1].mark.is_some() || after >= to || PHRASE_ENDERS.contains(&word(after));
+    // A count after it starts a new phrase: "by the twenty third | two
+    // days after testing ends"; so does a pronoun's contraction ("it's").
+    let counted = day_at(after).is_some_and(|next| !next.ordinal);
+    let contracted = word(after).split_once('\'').is_some_and(|(head, _)| PHRASE_ENDERS.contains(&head));
+    let ends =
+        toks[after - 1].mark.is_some() || after >= to || PHRASE_ENDERS.contains(&word(after)) || counted || contracted;
     if n.ordinal && after_the && ends {
         return Some(Time { end: after, date: next_numbered_day(meeting, n.value as u8), kind: Kind::Day });
     }
@@ -751,6 +756,8 @@ mod tests {
     #[test]
     fn a_spelled_ordinal_ends_its_phrase_where_a_reply_starts() {
         assert_eq!(date_of("send the artwork by the twenty first good that gives us time"), Some("2026-03-21".into()));
+        assert_eq!(date_of("the draft report by the twenty third two days after testing"), Some("2026-03-23".into()));
+        assert_eq!(date_of("at their meeting on the fifteenth it's on the agenda"), Some("2026-03-15".into()));
         assert_eq!(date_of("look at the back wall on the fourteenth he needs an hour"), Some("2026-03-14".into()));
         assert_eq!(date_of("by the first draft"), None, "an ordinal before a noun is no date");
     }

@@ -3,6 +3,9 @@
 //! usually begin a new thought ("so", "okay", "and then", "I", "we"), near a
 //! natural sentence length.
 
+use super::lexicon::is_action_verb;
+use super::numbers;
+
 /// Longer than this, a "sentence" is really a run of unpunctuated speech.
 const MAX_WORDS: usize = 40;
 /// Pieces cut from a run are at least this long…
@@ -23,7 +26,8 @@ const ABBREVIATIONS: &[&str] = &[
 fn opener_strength(word: &str) -> u8 {
     match bare(word).as_str() {
         "so" | "okay" | "ok" | "alright" | "anyway" | "now" | "well" | "um" | "uh" | "yeah" | "right" | "let's"
-        | "lets" | "also" | "actually" | "great" | "thanks" => 3,
+        | "lets" | "also" | "actually" | "great" | "thanks" | "thank" | "perfect" | "lovely" | "brilliant"
+        | "excellent" | "meanwhile" => 3,
         "then" | "but" | "because" | "and" | "i" | "we" | "you" | "i'll" | "we'll" | "i'm" | "we're" | "next"
         | "another" | "anything" | "what" | "how" | "do" | "did" => 2,
         _ => 0,
@@ -36,13 +40,22 @@ const CONTINUES: &[&str] = &[
     "a", "an", "the", "to", "of", "for", "with", "by", "in", "on", "at", "from", "about", "will", "would", "shall",
     "should", "can", "could", "must", "is", "are", "was", "were", "be", "been", "and", "or", "but", "i", "we", "you",
     "they", "he", "she", "my", "our", "your", "their", "his", "her", "its", "this", "that", "these", "those", "very",
-    "going", "need", "needs", "have", "has", "send", "get", "make", "take",
+    "going", "need", "needs", "have", "has", "send", "get", "make", "take", "whether", "if", "than", "into", "onto",
+    "via", "every", "each",
 ];
+
+/// Openers that, straight after a verb of action, are its object rather
+/// than a new thought: "flag | anything to Fiona", "book | another room".
+const OBJECT_OPENERS: &[&str] = &["anything", "another", "what", "how", "you"];
 
 /// Words after a subject that start a commitment ("Sarah will…"); not "is"
 /// or "should", which follow the last noun of a phrase as often ("the churn
 /// rate should").
 const CLAUSE_VERBS: &[&str] = &["will", "shall"];
+
+fn is_number(word: &str) -> bool {
+    numbers::at(&[bare(word).as_str()], 0).is_some_and(|n| !n.ordinal)
+}
 
 fn bare(word: &str) -> String {
     word.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'').to_lowercase()
@@ -120,7 +133,13 @@ fn best_cut(words: &[&str], start: usize) -> usize {
             CLAUSE_VERBS.contains(&after(1).as_str())
                 || (["is", "are"].contains(&after(1).as_str()) && after(2) == "going"),
         );
-        let strength = i32::from(opener_strength(words[at])) + 2 * pause + 3 * subject;
+        // "four | and a half", "two hundred | and fifty": one number.
+        if bare(words[at]) == "and" && is_number(words[at - 1]) && (after(1) == "a" || is_number(&after(1))) {
+            continue;
+        }
+        let object =
+            i32::from(is_action_verb(&bare(words[at - 1])) && OBJECT_OPENERS.contains(&bare(words[at]).as_str()));
+        let strength = i32::from(opener_strength(words[at])) + 2 * pause + 3 * subject - 2 * object;
         let distance = (at as i32 - (start + TARGET_PIECE) as i32).abs();
         let score = strength * 8 - distance;
         if score > best_score {
