@@ -341,8 +341,15 @@ fn anchor(toks: &[Tok], k: usize) -> Option<Clause> {
             conjunct: false,
         });
     }
+    // "that's what the board will ask": a relative clause tells what
+    // someone will do only as "what I'll do is…".
+    let phrase = if k > 0 && toks[k - 1].is_any(DETERMINERS) { k - 1 } else { k };
+    let relative = phrase > 0 && toks[phrase - 1].is_any(&["what", "which"]);
     let (subject, len) = subject_at(toks, k)?;
     let (form, modal_len, negated) = modal(toks, k + len)?;
+    if relative && !toks.get(skip_adverbs(toks, k + len + modal_len)).is_some_and(|t| t.is("do")) {
+        return None;
+    }
     let verb = skip_adverbs(toks, k + len + modal_len);
     if form == Form::Progressive {
         // "I'm sending it tonight" is a plan; "I'm calling about…" is now.
@@ -505,14 +512,21 @@ fn is_surname(first: &Tok, next: &Tok) -> bool {
 }
 
 /// "from finance", "at Hollins": where a named person works, said between
-/// the name and the modal ("Priya from finance will…"); its length.
+/// the name and the modal ("Priya from finance will…"); or who they are,
+/// between commas ("Tomasz, our IT lead, will…"); its length.
 fn affiliation(toks: &[Tok], at: usize) -> usize {
-    if !toks.get(at).is_some_and(|t| t.is_any(&["from", "at", "in", "on"]) && t.mark.is_none()) {
+    let appositive = at > 0 && toks[at - 1].mark == Some(',') && toks.get(at).is_some_and(|t| t.is_any(DETERMINERS));
+    if !appositive && !toks.get(at).is_some_and(|t| t.is_any(&["from", "at", "in", "on"]) && t.mark.is_none()) {
         return 0;
     }
     (2..=4)
         .find(|&len| {
-            toks[at..(at + len).min(toks.len())].iter().all(|t| t.mark.is_none() && !t.is_any(&["i", "we", "you"]))
+            let words = &toks[at..(at + len).min(toks.len())];
+            let (last, inner) = words.split_last().expect("two words or more");
+            let closed = if appositive { last.mark == Some(',') } else { last.mark.is_none() };
+            closed
+                && inner.iter().all(|t| t.mark.is_none())
+                && words.iter().all(|t| !t.is_any(&["i", "we", "you"]))
                 && modal(toks, at + len).is_some()
         })
         .unwrap_or(0)
@@ -646,6 +660,11 @@ mod tests {
             found("Our structural engineer, Dev Malik, will look at the back wall."),
             [(Form::Future, Subject::Named("Dev Malik".into()), "look at the back wall".into())]
         );
+        assert_eq!(
+            found("Tomasz, our IT lead, will set up the connector."),
+            [(Form::Future, Subject::Named("Tomasz".into()), "set up the connector".into())]
+        );
+        assert_eq!(found("Good, because that's what the board will ask first."), []);
         assert_eq!(
             found("I'll send the contract and the invoice by Friday."),
             [(Form::Future, Subject::I, "send the contract and the invoice by Friday".into())]

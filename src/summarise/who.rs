@@ -24,10 +24,12 @@ pub fn of(meeting: &Meeting, s: usize, clause: &Clause, replier: Option<usize>, 
         Subject::Named(name) => named(name, context),
         Subject::Thing => {
             // In lower-case speech a one-word subject that commits is most
-            // likely a name: "sarah will send…".
+            // likely a name: "sarah will send…". Where speech is cased, a
+            // name has its capital.
             let toks = &meeting.sentences[s].toks;
             let word = &toks[clause.start];
-            if clause.start + 1 < toks.len() && word.low.chars().all(char::is_alphabetic) && word.orig == word.low {
+            let uncased = toks.iter().all(|t| t.orig == t.low || t.low == "i");
+            if clause.start + 1 < toks.len() && word.low.chars().all(char::is_alphabetic) && uncased {
                 named(&super::text::capitalise(&word.low), context)
             } else {
                 Who::Unattributed
@@ -143,7 +145,10 @@ fn vocative(meeting: &Meeting, s: usize) -> Option<String> {
 /// The name a request just before sentence `s` addressed, when `s` takes
 /// it up: "Anna, could you send the plans?" "Sure, I'll send them."
 fn addressed_before(meeting: &Meeting, s: usize) -> Option<String> {
-    (s.saturating_sub(2)..s).rev().find_map(|i| vocative(meeting, i))
+    // Only a sentence that speaks to someone ("you") asks them anything:
+    // "Ha, it does." names nobody who then says "I'll…".
+    let speaks_to = |i: usize| meeting.sentences[i].toks.iter().any(|t| t.is("you"));
+    (s.saturating_sub(2)..s).rev().filter(|&i| speaks_to(i)).find_map(|i| vocative(meeting, i))
 }
 
 /// `name` as the consultant, the client, or a person of its own.
@@ -210,6 +215,8 @@ mod tests {
         assert_eq!(got, [Who::Client, Who::Client]);
         let got = owners("we will test the backup on monday. sarah will send the forecast");
         assert_eq!(got, [Who::We, Who::Person("Sarah".into())]);
+        let got = owners("Ha, it does. Well, I'll keep this quick. The lead will book it.");
+        assert_eq!(got, [Who::Unattributed, Who::Unattributed]);
     }
 
     #[test]
