@@ -131,9 +131,10 @@ pub fn items(
         {
             drafts[d].due.clone_from(&c.due);
         }
-        // "…and come back to you by Monday": part of the clause before.
+        // "…and come back to you by Monday", "draft the policy and send it
+        // to Fiona": part of the clause before.
         if c.clause.conjunct
-            && vague
+            && (vague || points_back(toks, c))
             && i > 0
             && candidates[i - 1].sentence == c.sentence
             && let Some(d) = made[i - 1]
@@ -249,12 +250,21 @@ fn reports_back(toks: &[Tok], c: &Candidate) -> bool {
         return true;
     }
     let outside_due = |k: &usize| c.due.as_ref().is_none_or(|d| *k < d.start || *k >= d.end);
+    // What follows "by", "before", "until" is when: "get back to you
+    // before we meet on the 14th".
     let mut words = (c.clause.verb..c.clause.end.min(toks.len()))
+        .take_while(|&k| k == c.clause.verb || !toks[k].is_any(&["by", "before", "until", "till"]))
         .filter(outside_due)
         .map(|k| &toks[k])
         .filter(|t| !t.is_any(FUNCTION_WORDS))
         .peekable();
     words.peek().is_some() && words.all(|t| t.is_any(REPORT_BACK))
+}
+
+/// Whether the object of `c` is the thing the clause before made: "…and
+/// send it to Fiona", "…and pass them on".
+fn points_back(toks: &[Tok], c: &Candidate) -> bool {
+    toks.get(c.clause.verb + 1).is_some_and(|t| t.is_any(&["it", "them", "that", "this", "these", "those"]))
 }
 
 /// Whether `c` tells the listener they will receive something.
@@ -347,7 +357,10 @@ fn same_commitment(a: &Draft, b: &Draft) -> bool {
     let owners_agree = a.who == b.who || rank(&a.who) < 2 || rank(&b.who) < 2;
     let shared = a.words.intersection(&b.words).count() as f32;
     let smaller = a.words.len().min(b.words.len()).max(1) as f32;
-    owners_agree && shared / smaller >= SAME_ACTION && shared >= 1.0
+    // One word in common of several is a person or a thing both touch
+    // ("send it to Fiona", "flag anything to Fiona"), not one commitment.
+    let enough = shared >= 2.0 || smaller == 1.0;
+    owners_agree && shared / smaller >= SAME_ACTION && enough
 }
 
 /// How much an owner says: a person beats "we", "we" beats nobody.
@@ -426,6 +439,10 @@ mod tests {
     fn a_promise_to_report_back_is_told_from_a_step_of_its_own() {
         assert_eq!(
             report_backs("I'll check with HMRC whether the penalty can be appealed, and let you know by Wednesday."),
+            [false, true]
+        );
+        assert_eq!(
+            report_backs("I'll speak to the bank, and get back to you before we meet on the 14th."),
             [false, true]
         );
         assert_eq!(

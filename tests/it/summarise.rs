@@ -325,21 +325,13 @@ fn a_batch_loads_the_model_once_and_prints_one_json_line_per_file() {
     assert!(!bad_date.status.success() && text(&bad_date.stderr).contains("YYYY-MM-DD"), "{}", text(&bad_date.stderr));
 }
 
-#[test]
-fn a_deadline_said_in_a_later_clause_makes_and_dates_the_commitment_and_reporting_back_is_no_step() {
+/// `debrief summarise --json` of `transcript` as a meeting of Wednesday
+/// 11 March 2026 between Anna Lopez and Mike Stone, with the embedding model.
+fn summarised_meeting(transcript: &str) -> serde_json::Value {
     let models = Models::empty().with_embedding();
     let data = tempfile::tempdir().unwrap();
-    let meeting = data.path().join("extension.txt");
-    std::fs::write(
-        &meeting,
-        "Anna: Thanks for walking me round the house.\n\
-         Mike: No problem. So, the extension at the back.\n\
-         Anna: I'll check with the council whether a four-metre extension needs full planning permission, and let you know by Tuesday.\n\
-         Mike: Great, that would help us a lot with the budget. And the cost of the glass roof?\n\
-         Anna: Let me put the numbers together for the glass roof with and without the blinds, and you'll have them Thursday.\n\
-         Mike: Perfect.\n",
-    )
-    .unwrap();
+    let meeting = data.path().join("meeting.txt");
+    std::fs::write(&meeting, transcript).unwrap();
     let args = [
         "summarise",
         meeting.to_str().unwrap(),
@@ -355,7 +347,19 @@ fn a_deadline_said_in_a_later_clause_makes_and_dates_the_commitment_and_reportin
     ];
     let out = cli(data.path(), &args);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    let printed: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn a_deadline_said_in_a_later_clause_makes_and_dates_the_commitment_and_reporting_back_is_no_step() {
+    let printed = summarised_meeting(
+        "Anna: Thanks for walking me round the house.\n\
+         Mike: No problem. So, the extension at the back.\n\
+         Anna: I'll check with the council whether a four-metre extension needs full planning permission, and let you know by Tuesday.\n\
+         Mike: Great, that would help us a lot with the budget. And the cost of the glass roof?\n\
+         Anna: Let me put the numbers together for the glass roof with and without the blinds, and you'll have them Thursday.\n\
+         Mike: Perfect.\n",
+    );
     let items = printed["actionItems"].as_array().expect("action items");
     let council = items
         .iter()
@@ -374,6 +378,29 @@ fn a_deadline_said_in_a_later_clause_makes_and_dates_the_commitment_and_reportin
             "reporting back is part of its commitment, not a step of its own: {printed}"
         );
     }
+}
+
+#[test]
+fn a_step_that_hands_on_what_the_one_before_made_joins_it_and_a_shared_name_merges_nothing() {
+    let printed = summarised_meeting(
+        "Anna: So, I'll draft the policy document and send it to Fiona by Friday the 13th.\n\
+         Mike: Good.\n\
+         Anna: Some older contracts might have a mobility clause. I'll check the employment contracts for any mobility clause, and flag anything to Fiona by the end of the month.\n\
+         Mike: Thanks, that's everything.\n",
+    );
+    let items = printed["actionItems"].as_array().expect("action items");
+    let action = |i: &serde_json::Value| i["action"].as_str().unwrap().to_string();
+    let policy = items
+        .iter()
+        .find(|i| action(i).starts_with("Draft the policy document and send it to Fiona"))
+        .unwrap_or_else(|| panic!("drafting and sending the policy, one step: {printed}"));
+    assert_eq!(policy["dueDate"], "2026-03-13", "{printed}");
+    let contracts = items
+        .iter()
+        .find(|i| action(i).contains("employment contracts"))
+        .unwrap_or_else(|| panic!("the contracts check: {printed}"));
+    assert_eq!(contracts["dueDate"], "2026-03-31", "{printed}");
+    assert!(!items.iter().any(|i| action(i).starts_with("Send it")), "no step without its object: {printed}");
 }
 
 #[test]
