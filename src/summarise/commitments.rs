@@ -150,7 +150,7 @@ pub fn items(
             made[i] = Some(d);
             continue;
         }
-        if !accepted {
+        if !accepted || courtesy(toks, c) {
             continue;
         }
         // "Sure, I'll send them tonight", "Sure, I'll ask HR": the request
@@ -259,6 +259,27 @@ fn reports_back(toks: &[Tok], c: &Candidate) -> bool {
         .filter(|t| !t.is_any(FUNCTION_WORDS))
         .peekable();
     words.peek().is_some() && words.all(|t| t.is_any(REPORT_BACK))
+}
+
+/// Verbs that, with "you" and a way, lead the listener somewhere in the
+/// meeting itself: "I'll walk you through the headlines", "let me take you
+/// round", "I'll let you get back to the shop".
+const GUIDE: &[&str] = &["walk", "take", "show", "let", "see"];
+const WAYS: &[&str] = &["through", "round", "around", "out", "to", "go", "get", "back", "off"];
+
+/// Whether `c` is a courtesy of the meeting rather than work after it:
+/// guiding the listener ("walk you to the lift", "let you get back to
+/// your day") or keeping it short ("I'll keep this quick"); but for taking
+/// leave, one with a deadline ("take you through the plan next week") is
+/// work.
+fn courtesy(toks: &[Tok], c: &Candidate) -> bool {
+    let word = |k: usize| toks.get(c.clause.verb + k).map_or("", |t| t.low.as_str());
+    let guides = GUIDE.contains(&word(0)) && word(1) == "you" && WAYS.contains(&word(2));
+    let brief = word(0) == "keep" && matches!(word(1), "this" | "it") && matches!(word(2), "quick" | "short" | "brief");
+    // "I'll let you get back to the shop before the rush" takes leave,
+    // whatever time it names.
+    let leave = guides && word(0) == "let";
+    leave || (c.due.is_none() && (guides || brief))
 }
 
 /// Whether the object of `c` is the thing the clause before made: "…and
@@ -433,6 +454,21 @@ mod tests {
         assert!(things("Let me check the grant, you'll have it in writing by Friday.").is_empty());
         assert!(things("I'll ask finance, you'll hear from me on Monday.").is_empty());
         assert!(things("I'll ask finance, you'll have an answer on Monday.").is_empty());
+    }
+
+    #[test]
+    fn courtesies_of_the_meeting_are_no_work_after_it() {
+        let courtesies = |sentence: &str| each_clause(sentence, courtesy);
+        assert_eq!(courtesies("I'll walk you through the headlines, then the tax."), [true]);
+        assert_eq!(courtesies("I'll let you get back to the shop before the rush."), [true]);
+        assert_eq!(courtesies("Well, I'll keep this quick."), [true]);
+        assert_eq!(courtesies("Let me walk you to the lift."), [true]);
+        assert_eq!(
+            courtesies("I'll take you through the revised plan next week."),
+            [false],
+            "a deadline makes it work"
+        );
+        assert_eq!(courtesies("I'll send you the plan."), [false]);
     }
 
     #[test]
