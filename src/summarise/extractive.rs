@@ -71,9 +71,10 @@ fn lexical(meeting: &Meeting, context: &MeetingContext, candidates: &[Candidate]
     let vectors = TermVectors::new(&texts);
     let centrality = without_rituals(&vectors.centrality(), &texts);
     let all: Vec<usize> = (0..texts.len()).collect();
-    let summary = summary(meeting, &all, &centrality, |i, j| vectors.similarity(i, j));
     let model = &weights().lexical;
     let probabilities: Vec<f32> = candidates.iter().map(|c| model.probability(&c.features)).collect();
+    let committed = committed(meeting, candidates, &probabilities, model.threshold);
+    let summary = summary(meeting, &all, &centrality, &committed, |i, j| vectors.similarity(i, j));
     (summary, commitments::items(meeting, context, candidates, &probabilities, model.threshold))
 }
 
@@ -123,8 +124,6 @@ fn embedded(
     let centroid = unit(mean(pooled));
     let pool_texts: Vec<String> = pool.iter().map(|&s| texts[s].clone()).collect();
     let centrality = without_rituals(&pooled.iter().map(|v| dot(v, &centroid)).collect::<Vec<_>>(), &pool_texts);
-    let summary = summary(meeting, &pool, &centrality, |i, j| dot(&pooled[i], &pooled[j]));
-
     let model = &weights().embedding;
     let probabilities: Vec<f32> = candidates
         .iter()
@@ -134,5 +133,19 @@ fn embedded(
             None => 0.0,
         })
         .collect();
+    let committed = committed(meeting, candidates, &probabilities, model.threshold);
+    let summary = summary(meeting, &pool, &centrality, &committed, |i, j| dot(&pooled[i], &pooled[j]));
     Ok((summary, commitments::items(meeting, context, candidates, &probabilities, model.threshold)))
+}
+
+/// Which sentences of the meeting say a commitment the next steps list:
+/// the summary beside them need not say it again.
+fn committed(meeting: &Meeting, candidates: &[Candidate], probabilities: &[f32], threshold: f32) -> Vec<bool> {
+    let mut committed = vec![false; meeting.sentences.len()];
+    for (c, &p) in candidates.iter().zip(probabilities) {
+        if p >= threshold {
+            committed[c.sentence] = true;
+        }
+    }
+    committed
 }

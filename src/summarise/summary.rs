@@ -1,9 +1,10 @@
 //! The summary paragraph: sentences chosen one by one for what they add,
 //! centrality to the meeting, its subject matter and facts not yet covered
 //! (numbers, amounts, dates, names, decisions), less their likeness to what
-//! is already chosen and the debris of speech they carry; no small talk, no
-//! questions, no near-duplicates; within a length that grows with the
-//! meeting; in meeting order, cleaned of speech fillers.
+//! is already chosen, the debris of speech they carry and the commitments
+//! the next steps already list; no small talk, no questions, no
+//! near-duplicates; within a length that grows with the meeting; in
+//! meeting order, cleaned of speech fillers.
 
 use std::collections::HashSet;
 
@@ -37,6 +38,11 @@ const TOPICALITY: f32 = 2.0;
 const FACTS: f32 = 2.5;
 const REDUNDANCY: f32 = 0.5;
 const DISFLUENCY: f32 = 1.0;
+/// What a sentence loses for saying a commitment: the next steps beside
+/// the summary list it, and its words are better spent on the facts.
+/// Chosen on the development set's key facts (0.71 -> 0.77) and QMSum's
+/// validation meetings (ROUGE-1 26.4 -> 26.3), not its test set.
+const COMMITTED: f32 = 1.0;
 /// A sentence with this share of debris (stray letters, repeats) or more
 /// is as bad as it gets.
 const DEBRIS: f32 = 0.3;
@@ -45,11 +51,13 @@ const FACTS_CAP: f32 = 3.0;
 
 /// The summary of `meeting` from sentences `pool` (all of them, or the
 /// salient ones of a long meeting), given each one's centrality (aligned
-/// with `pool`) and the similarity of two of them (indices into `pool`).
+/// with `pool`), which sentences of the meeting say a listed commitment,
+/// and the similarity of two of them (indices into `pool`).
 pub fn summary(
     meeting: &Meeting,
     pool: &[usize],
     centrality: &[f32],
+    committed: &[bool],
     similarity: impl Fn(usize, usize) -> f32,
 ) -> String {
     let meeting_words: usize = meeting.sentences.iter().map(|s| s.toks.len()).sum();
@@ -78,7 +86,8 @@ pub fn summary(
             let redundancy = chosen.iter().map(|&j| similarity(i, j)).fold(0.0f32, f32::max);
             let value = CENTRALITY * rank[i] + TOPICALITY * topic[i] + FACTS * new.min(FACTS_CAP) / FACTS_CAP
                 - REDUNDANCY * redundancy
-                - DISFLUENCY * debris[i];
+                - DISFLUENCY * debris[i]
+                - COMMITTED * f32::from(u8::from(committed[pool[i]]));
             (value, redundancy)
         };
         let Some((at, (_, redundancy))) =
