@@ -45,7 +45,7 @@ const CONTINUES: &[&str] = &[
 ];
 
 /// Openers that, straight after a verb of action, are its object rather
-/// than a new thought: "flag | anything to Fiona", "book | another room".
+/// than a new thought: "review | anything else", "book | another room".
 const OBJECT_OPENERS: &[&str] = &["anything", "another", "what", "how", "you"];
 
 /// Words after a subject that start a commitment ("Sarah will…"); not "is"
@@ -172,5 +172,43 @@ mod tests {
         }
         assert!(pieces.iter().any(|p| p.starts_with("so the next thing")), "{pieces:?}");
         assert_eq!(pieces.join(" ").split_whitespace().count(), run.split_whitespace().count());
+    }
+
+    /// Whether some cut of `run` falls right before word `at` of it.
+    fn cut_before(run: &str, at: usize) -> bool {
+        let mut seen = 0;
+        split(run).iter().any(|piece| {
+            seen += piece.split_whitespace().count();
+            seen == at
+        })
+    }
+
+    #[test]
+    fn a_run_is_not_cut_inside_a_number_after_whether_or_between_a_verb_and_its_object() {
+        // Each word to keep whole stands near the length a piece aims for,
+        // where an opener ("and", "we", "anything") would otherwise win.
+        let lead = "the back of the house gets the sun most of the day in the summer months ";
+        let tail =
+            " the roof light over the kitchen table the sliding doors the garden the patio the planting the fence";
+        for (middle, word) in [
+            ("whether a four and a half metre extension needs full planning", "and"),
+            ("the board must check whether we can move the date", "we"),
+            ("the lawyers should review anything to do with fiona", "anything"),
+        ] {
+            let run = format!("{lead}{middle}{tail}");
+            let words: Vec<&str> = run.split_whitespace().collect();
+            assert!(words.len() > MAX_WORDS, "a run long enough to be cut");
+            let at = words.iter().position(|w| *w == word).unwrap();
+            assert!(!cut_before(&run, at), "cut before {word:?}: {:?}", split(&run));
+        }
+    }
+
+    #[test]
+    fn a_reply_opens_a_piece_of_its_own() {
+        let run = "the council has been strict lately so i'll check with the council whether the extension needs \
+                   full planning and let you know by wednesday thank you it's the principle of it for the draft \
+                   accounts i'm missing a few receipts from the spring and the summer";
+        let pieces = split(run);
+        assert!(pieces.iter().any(|p| p.starts_with("thank you")), "{pieces:?}");
     }
 }
