@@ -522,7 +522,7 @@ fn affiliation(toks: &[Tok], at: usize) -> usize {
     (2..=4)
         .find(|&len| {
             let words = &toks[at..(at + len).min(toks.len())];
-            let (last, inner) = words.split_last().expect("two words or more");
+            let Some((last, inner)) = words.split_last() else { return false };
             let closed = if appositive { last.mark == Some(',') } else { last.mark.is_none() };
             closed
                 && inner.iter().all(|t| t.mark.is_none())

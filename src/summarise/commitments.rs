@@ -237,9 +237,11 @@ pub fn items(
 /// What the listener is promised to receive: "you'll have the figures on
 /// Monday", "you'll get it in writing", "you'll hear from me".
 const RECEIVE: &[&str] = &["have", "get", "hear", "receive"];
-/// Words that name nothing new the listener receives: the thing just
-/// promised pointed back at, or how it comes ("in writing").
-const NO_NEW_THING: &[&str] = &["it", "them", "that", "those", "this", "these", "everything", "all", "writing"];
+/// Words that name nothing new the listener receives beside [`POINTERS`]
+/// (the thing just promised): all of it, or how it comes ("in writing").
+const NO_NEW_THING: &[&str] = &["everything", "all", "writing"];
+/// Words that point back at something already said: "it", "them".
+const POINTERS: &[&str] = &["it", "them", "that", "this", "these", "those"];
 
 /// Whether the clause only promises to report back: every word of it, but
 /// for its deadline and the function words, is one of [`REPORT_BACK`]; or
@@ -285,7 +287,7 @@ fn courtesy(toks: &[Tok], c: &Candidate) -> bool {
 /// Whether the object of `c` is the thing the clause before made: "…and
 /// send it to Fiona", "…and pass them on".
 fn points_back(toks: &[Tok], c: &Candidate) -> bool {
-    toks.get(c.clause.verb + 1).is_some_and(|t| t.is_any(&["it", "them", "that", "this", "these", "those"]))
+    toks.get(c.clause.verb + 1).is_some_and(|t| t.is_any(POINTERS))
 }
 
 /// Whether `c` tells the listener they will receive something.
@@ -307,7 +309,7 @@ fn received_thing(toks: &[Tok], c: &Candidate) -> Option<String> {
     let end = c.due.as_ref().map_or(c.clause.end, |d| d.start.max(c.clause.verb + 1)).min(c.clause.end);
     let named = (c.clause.verb + 1..end.min(toks.len()))
         .map(|k| &toks[k])
-        .any(|t| !t.is_any(FUNCTION_WORDS) && !t.is_any(REPORT_BACK) && !t.is_any(NO_NEW_THING));
+        .any(|t| !t.is_any(FUNCTION_WORDS) && !t.is_any(REPORT_BACK) && !t.is_any(POINTERS) && !t.is_any(NO_NEW_THING));
     named.then(|| tokens::text(toks, c.clause.verb + 1, end))
 }
 

@@ -87,7 +87,7 @@ pub fn summary(
             let value = CENTRALITY * rank[i] + TOPICALITY * topic[i] + FACTS * new.min(FACTS_CAP) / FACTS_CAP
                 - REDUNDANCY * redundancy
                 - DISFLUENCY * debris[i]
-                - COMMITTED * f32::from(u8::from(committed[pool[i]]));
+                - if committed[pool[i]] { COMMITTED } else { 0.0 };
             (value, redundancy)
         };
         let Some((at, (_, redundancy))) =
