@@ -3,7 +3,7 @@
 //! usually begin a new thought ("so", "okay", "and then", "I", "we"), near a
 //! natural sentence length.
 
-use super::lexicon::is_action_verb;
+use super::lexicon::{is_action_verb, is_general_verb};
 use super::numbers;
 
 /// Longer than this, a "sentence" is really a run of unpunctuated speech.
@@ -27,9 +27,9 @@ fn opener_strength(word: &str) -> u8 {
     match bare(word).as_str() {
         "so" | "okay" | "ok" | "alright" | "anyway" | "now" | "well" | "um" | "uh" | "yeah" | "right" | "let's"
         | "lets" | "also" | "actually" | "great" | "thanks" | "thank" | "perfect" | "lovely" | "brilliant"
-        | "excellent" | "meanwhile" => 3,
-        "then" | "but" | "because" | "and" | "i" | "we" | "you" | "i'll" | "we'll" | "i'm" | "we're" | "next"
-        | "another" | "anything" | "what" | "how" | "do" | "did" => 2,
+        | "excellent" | "meanwhile" | "sorry" => 3,
+        "then" | "but" | "because" | "and" | "i" | "we" | "you" | "i'll" | "we'll" | "you'll" | "they'll" | "i'm"
+        | "we're" | "next" | "another" | "anything" | "what" | "how" | "do" | "did" | "good" => 2,
         _ => 0,
     }
 }
@@ -41,12 +41,22 @@ const CONTINUES: &[&str] = &[
     "should", "can", "could", "must", "is", "are", "was", "were", "be", "been", "and", "or", "but", "i", "we", "you",
     "they", "he", "she", "my", "our", "your", "their", "his", "her", "its", "this", "that", "these", "those", "very",
     "going", "need", "needs", "have", "has", "send", "get", "make", "take", "whether", "if", "than", "into", "onto",
-    "via", "every", "each",
+    "via", "every", "each", "before", "after", "until", "till", "next", "last",
 ];
+
+/// Words that a sentence never starts with: a cut before them leaves a
+/// phrase ("| by Friday", "| in the plan") without its verb.
+const NEVER_OPENS: &[&str] = &["by", "before", "until", "till", "in", "on", "at", "for", "to", "with", "of", "than"];
 
 /// Openers that, straight after a verb of action, are its object rather
 /// than a new thought: "review | anything else", "book | another room".
-const OBJECT_OPENERS: &[&str] = &["anything", "another", "what", "how", "you"];
+const OBJECT_OPENERS: &[&str] = &["anything", "another", "what", "how"];
+
+/// Words that open the object of a verb before them ("let | you know").
+const DETERMINERS: &[&str] = &[
+    "the", "a", "an", "your", "our", "my", "their", "his", "her", "its", "this", "these", "those", "some", "any",
+    "all", "them", "it", "us", "him", "you", "me",
+];
 
 /// Words after a subject that start a commitment ("Sarah will…"); not "is"
 /// or "should", which follow the last noun of a phrase as often ("the churn
@@ -123,7 +133,7 @@ fn best_cut(words: &[&str], start: usize) -> usize {
     let mut best = (start + MAX_PIECE).min(words.len());
     let mut best_score = i32::MIN;
     for at in lo..=hi {
-        if CONTINUES.contains(&bare(words[at - 1]).as_str()) {
+        if CONTINUES.contains(&bare(words[at - 1]).as_str()) || NEVER_OPENS.contains(&bare(words[at]).as_str()) {
             continue;
         }
         // A comma or dash before the word is a pause the transcriber heard.
@@ -135,6 +145,20 @@ fn best_cut(words: &[&str], start: usize) -> usize {
         );
         // "four | and a half", "two hundred | and fifty": one number.
         if bare(words[at]) == "and" && is_number(words[at - 1]) && (after(1) == "a" || is_number(&after(1))) {
+            continue;
+        }
+        // "all six | sites": a count before what it counts.
+        if is_number(words[at - 1]) && opener_strength(words[at]) == 0 {
+            continue;
+        }
+        // "and put | the answer in the plan": a verb before its object.
+        let verb = |w: &str| is_action_verb(w) || is_general_verb(w);
+        if verb(&bare(words[at - 1])) && DETERMINERS.contains(&bare(words[at]).as_str()) {
+            continue;
+        }
+        // "I'll talk to the vendor | and get back to you": a second verb
+        // of the same subject, which a cut would leave without one.
+        if bare(words[at]) == "and" && after(1) != "do" && verb(&after(1)) {
             continue;
         }
         let object =
@@ -200,6 +224,28 @@ mod tests {
             assert!(words.len() > MAX_WORDS, "a run long enough to be cut");
             let at = words.iter().position(|w| *w == word).unwrap();
             assert!(!cut_before(&run, at), "cut before {word:?}: {:?}", split(&run));
+        }
+    }
+
+    #[test]
+    fn a_run_is_not_cut_where_a_phrase_still_needs_its_next_word() {
+        // The lead puts the middle's first word at 16: the word to keep is
+        // at 18, the length a piece aims for, or is an opener near it.
+        let lead = "the back of the house gets the sun most of the day in the summer months ";
+        let tail = " the roof light over the kitchen table the sliding doors the garden the patio the planting \
+                    the fence the shed the path the lawn";
+        for (middle, word) in [
+            ("the vendor about the terms and get back to the board", "and"),
+            ("the vendor should let you know", "you"),
+            ("the vendor by friday", "by"),
+            ("all six sites", "sites"),
+            ("it before the briefing", "the"),
+        ] {
+            let run = format!("{lead}{middle}{tail}");
+            let words: Vec<&str> = run.split_whitespace().collect();
+            let at = 16 + middle.split_whitespace().position(|w| w == word).unwrap();
+            assert!(!cut_before(&run, at), "cut before {word:?}: {:?}", split(&run));
+            assert_eq!(words[at], word);
         }
     }
 
