@@ -51,18 +51,32 @@ const REPORT_BACK: &[&str] = &[
 /// one or the next.
 const REPORT_BACK_REACH: usize = 1;
 
+/// How many sentences back a "by then" may find the date it means.
+const THEN_REACH: usize = 2;
+
 /// Every candidate clause of the meeting, in order.
 pub fn candidates(meeting: &Meeting, context: &MeetingContext) -> Vec<Candidate> {
     let mut found = Vec::new();
     for (s, sentence) in meeting.sentences.iter().enumerate() {
         for clause in clauses(&sentence.toks) {
-            let due = due::find(&sentence.toks, clause.verb, clause.end, context.date);
+            let due = due::find(&sentence.toks, clause.verb, clause.end, context.date).or_else(|| {
+                let (start, end) = due::by_then(&sentence.toks, clause.verb, clause.end)?;
+                Some(Due { start, end, ..said_before(meeting, s, clause.verb, context)? })
+            });
             let features =
                 features::of(meeting, s, &clause, due.is_some(), due.as_ref().is_some_and(|d| d.date.is_some()));
             found.push(Candidate { sentence: s, clause, due, features });
         }
     }
     found
+}
+
+/// The last dated deadline said before word `at` of sentence `s`, in it
+/// or the few before: what a "by then" there means.
+fn said_before(meeting: &Meeting, s: usize, at: usize, context: &MeetingContext) -> Option<Due> {
+    let dated = |toks: &[Tok], to: usize| due::find(toks, 0, to, context.date).filter(|d| d.date.is_some());
+    dated(&meeting.sentences[s].toks, at)
+        .or_else(|| (s.saturating_sub(THEN_REACH)..s).rev().find_map(|b| dated(&meeting.sentences[b].toks, usize::MAX)))
 }
 
 /// The text whose embedding stands for candidate `i`: `None` when it is
@@ -439,6 +453,34 @@ mod tests {
                 check(&toks, &Candidate { sentence: 0, clause, due, features: [0.0; COUNT] })
             })
             .collect()
+    }
+
+    #[test]
+    fn by_then_is_the_date_said_just_before() {
+        let meeting = Meeting::new(
+            "Could you get us VPN access by Wednesday the 18th? Four accounts. \
+             Yes, I'll sort the VPN access for your people by then. And the budget by then, whenever.",
+        );
+        let date = Date::from_calendar_date(2026, Month::March, 11).unwrap();
+        let found = candidates(&meeting, &MeetingContext::on(date));
+        let sort = found
+            .iter()
+            .find(|c| {
+                c.clause.verb < meeting.sentences[c.sentence].toks.len()
+                    && meeting.sentences[c.sentence].toks[c.clause.verb].is("sort")
+            })
+            .unwrap();
+        let due = sort.due.as_ref().unwrap();
+        assert_eq!(
+            (due.text.as_str(), due.date),
+            ("by Wednesday the 18th", Date::from_calendar_date(2026, Month::March, 18).ok())
+        );
+        let far = Meeting::new("Send it by Friday. One. Two. Three. I'll sort the access by then.");
+        let found = candidates(&far, &MeetingContext::on(date));
+        assert!(
+            found.iter().filter(|c| c.sentence == 4).all(|c| c.due.is_none()),
+            "a date said long before is not meant"
+        );
     }
 
     /// Whether each clause of `sentence` only reports back, in order.

@@ -130,6 +130,14 @@ pub fn find(toks: &[Tok], from: usize, to: usize, meeting: Date) -> Option<Due> 
     best.map(|(_, due)| due)
 }
 
+/// Where `toks[from..to]` says "by then", a deadline that points back to
+/// one said before it.
+pub fn by_then(toks: &[Tok], from: usize, to: usize) -> Option<(usize, usize)> {
+    let to = to.min(toks.len());
+    let at = (from..to.saturating_sub(1)).find(|&i| toks[i].is("by") && toks[i + 1].is("then"))?;
+    Some((at, at + 2))
+}
+
 /// A deadline starting at `at`: a deadline preposition with its time or
 /// event, or a bare time. `true` when a preposition says it is a deadline.
 fn deadline_at(toks: &[Tok], at: usize, from: usize, to: usize, meeting: Date) -> Option<(bool, Due)> {
@@ -492,7 +500,9 @@ fn calendar_date(toks: &[Tok], at: usize, to: usize, meeting: Date) -> Option<Ti
     let after_the = at > 0 && toks[at - 1].is("the");
     // A count after it starts a new phrase: "by the twenty third | two
     // days after testing ends"; so does a pronoun's contraction ("it's").
-    let counted = day_at(after).is_some_and(|next| !next.ordinal);
+    // Not after a rank, though: "the first two weeks of January".
+    let ranked = n.len == 1 && SPOKEN_RANKS.contains(&word(at));
+    let counted = day_at(after).is_some_and(|next| !next.ordinal) && !ranked;
     let contracted = word(after).split_once('\'').is_some_and(|(head, _)| PHRASE_ENDERS.contains(&head));
     let ends =
         toks[after - 1].mark.is_some() || after >= to || PHRASE_ENDERS.contains(&word(after)) || counted || contracted;
@@ -544,6 +554,9 @@ const PHRASE_ENDERS: &[&str] = &[
     "thanks",
     "thank",
 ];
+
+/// Spoken ordinals that rank things as often as they name days.
+const SPOKEN_RANKS: &[&str] = &["first", "second", "third"];
 
 /// The day numbered `day` on or after the meeting: this month's, or next
 /// month's once this month's has passed.
@@ -794,6 +807,7 @@ mod tests {
         assert_eq!(found("we sent it last Friday"), None);
         assert_eq!(found("the second phase of the project"), None);
         assert_eq!(found("for the month"), None);
+        assert_eq!(found("the unit for the first two weeks of the month"), None, "a rank, not the 1st");
         assert_eq!(found("book the room for Tuesday"), None, "the day booked is what is booked");
         assert_eq!(
             date_of("fit them in the week of the 14th"),
