@@ -595,15 +595,21 @@ fn clause_end(toks: &[Tok], verb: usize) -> usize {
 }
 
 /// Whether a subject with a verb of its own starts at `at`: "we will",
-/// "Maria is going to", "I".
+/// "Maria is going to", "our finance director has it", "I".
 fn new_subject_at(toks: &[Tok], at: usize) -> bool {
     let Some(t) = toks.get(at) else { return false };
     if t.is_any(&["i", "we", "you", "he", "she", "they", "let's"]) {
         return true;
     }
-    subject_with_determiner(toks, at)
-        .is_some_and(|(subject, len)| subject != Subject::Thing && modal(toks, at + len).is_some())
+    subject_with_determiner(toks, at).is_some_and(|(subject, len)| {
+        subject != Subject::Thing
+            && (modal(toks, at + len).is_some() || toks.get(at + len).is_some_and(|t| t.is_any(STATES)))
+    })
 }
+
+/// Verbs that say how things stand, after which a subject is a clause of
+/// its own: "…, our finance director has it".
+const STATES: &[&str] = &["has", "have", "is", "are", "was", "were", "does", "knows"];
 
 /// The verb of a coordinated clause that starts at `at` ("and come back",
 /// "and then send", ", then call"), if one does.
@@ -668,6 +674,10 @@ mod tests {
         assert_eq!(
             found("I'll send the contract and the invoice by Friday."),
             [(Form::Future, Subject::I, "send the contract and the invoice by Friday".into())]
+        );
+        assert_eq!(
+            found("Yes, I'll send it over on Monday, our finance director has it."),
+            [(Form::Future, Subject::I, "send it over on Monday".into())]
         );
     }
 
