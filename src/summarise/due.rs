@@ -46,6 +46,9 @@ const DEADLINE_PREPOSITIONS: &[&[&str]] = &[
 /// Friday", "since Monday", "every week".
 const NOT_DEADLINE: &[&str] =
     &["from", "since", "last", "every", "each", "per", "during", "starting", "after", "ago", "for"];
+/// The longest time, in words, a list of times may hold ("the 8th and the
+/// 9th").
+const LISTED_TIME_WORDS: usize = 4;
 /// Words after a time that say more of it: "Friday morning", "Friday at
 /// the latest".
 const TIME_OF_DAY: &[&str] = &["morning", "afternoon", "evening", "night", "lunchtime", "noon", "midday", "eod"];
@@ -174,7 +177,7 @@ fn deadline_at(toks: &[Tok], at: usize, from: usize, to: usize, meeting: Date) -
         }
         return None;
     }
-    if at > from && NOT_DEADLINE.contains(&word(at - 1)) {
+    if said_as_no_deadline(toks, at, from, meeting) {
         return None;
     }
     // "the week of the 14th" is a week, no day.
@@ -184,6 +187,25 @@ fn deadline_at(toks: &[Tok], at: usize, from: usize, to: usize, meeting: Date) -
     let time =
         time_at(toks, skip_article(toks, at, to), to, meeting).filter(|t| matches!(t.kind, Kind::Day | Kind::Vague))?;
     Some((false, due(toks, at, extend(toks, time.end, to), time.date)))
+}
+
+/// Whether the words before a bare time at `at` say it is no deadline:
+/// "from the 8th", "every Monday", and a time listed after such a one
+/// ("I'll book them today, for the 8th and the 9th").
+fn said_as_no_deadline(toks: &[Tok], at: usize, from: usize, meeting: Date) -> bool {
+    let at = if at > from && toks[at - 1].is("the") { at - 1 } else { at };
+    if at == from {
+        return false;
+    }
+    let before = toks[at - 1].low.as_str();
+    if NOT_DEADLINE.contains(&before) {
+        return true;
+    }
+    matches!(before, "and" | "or")
+        && (from..at - 1).rev().take(LISTED_TIME_WORDS).any(|start| {
+            time_at(toks, start, at - 1, meeting).is_some_and(|t| t.end == at - 1)
+                && said_as_no_deadline(toks, start, from, meeting)
+        })
 }
 
 fn skip_article(toks: &[Tok], at: usize, to: usize) -> usize {
@@ -809,6 +831,12 @@ mod tests {
         assert_eq!(found("for the month"), None);
         assert_eq!(found("the unit for the first two weeks of the month"), None, "a rank, not the 1st");
         assert_eq!(found("book the room for Tuesday"), None, "the day booked is what is booked");
+        assert_eq!(
+            found("book the interviews today, for the 8th and the 9th, an hour each"),
+            Some(("today".into(), Some("2026-03-11".into()))),
+            "days listed after one booked are booked too"
+        );
+        assert_eq!(found("from the 8th or the 9th"), None);
         assert_eq!(
             date_of("fit them in the week of the 14th"),
             Some("2026-03-14".into()),
