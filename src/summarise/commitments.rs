@@ -15,6 +15,7 @@ use super::due::{self, Due};
 use super::features::{self, COUNT};
 use super::lexicon::FUNCTION_WORDS;
 use super::meeting::{Meeting, MeetingContext};
+use super::run_on;
 use super::text::terms;
 use super::tokens::{self, Tok};
 use super::who;
@@ -65,6 +66,9 @@ pub fn candidates(meeting: &Meeting, context: &MeetingContext) -> Vec<Candidate>
             });
             let features =
                 features::of(meeting, s, &clause, due.is_some(), due.as_ref().is_some_and(|d| d.date.is_some()));
+            // Not read by the classifier: a deadline after a cut is less
+            // sure than one said in the clause, and only fills a gap.
+            let due = due.or_else(|| run_on::deadline(meeting, s, clause.end, context.date));
             found.push(Candidate { sentence: s, clause, due, features });
         }
     }
@@ -295,7 +299,10 @@ fn courtesy(toks: &[Tok], c: &Candidate) -> bool {
     // "I'll let you get back to the shop before the rush" takes leave,
     // whatever time it names.
     let leave = guides && word(0) == "let";
-    leave || (c.due.is_none() && (guides || brief))
+    // A deadline the clause says itself: one carried over a cut in the run
+    // belongs to whatever came next as often.
+    let dated = c.due.as_ref().is_some_and(Due::said_in_clause);
+    leave || (!dated && (guides || brief))
 }
 
 /// Whether the object of `c` is the thing the clause before made: "…and

@@ -25,6 +25,14 @@ pub struct Due {
     pub date: Option<Date>,
 }
 
+impl Due {
+    /// Whether the deadline's words are in the clause (not carried over a
+    /// cut in an unpunctuated run, which leaves them none there).
+    pub fn said_in_clause(&self) -> bool {
+        self.end > self.start
+    }
+}
+
 /// Words that make the time after them a deadline; longest first.
 const DEADLINE_PREPOSITIONS: &[&[&str]] = &[
     &["no", "later", "than"],

@@ -26,6 +26,7 @@ pub mod llm;
 mod meeting;
 mod numbers;
 mod progress;
+mod run_on;
 mod salient;
 mod sentences;
 mod summary;

@@ -1,0 +1,100 @@
+//! A deadline cut off from its clause. Vosk writes one unpunctuated run,
+//! which the splitter cuts near a sentence's length; a long commitment may
+//! be cut before its deadline ("I'll get you a firm quote on the twelve
+//! vans from Ford | and Renault by Tuesday"). The deadline is then the
+//! first one the next piece says before a new thought starts.
+
+use time::Date;
+
+use super::due::{self, Due};
+use super::meeting::Meeting;
+
+/// How far into the next piece the deadline may come.
+const REACH: usize = 15;
+/// Words that start a new thought: a subject of its own, a reply.
+const NEW_THOUGHT: &[&str] = &[
+    "i",
+    "we",
+    "they",
+    "he",
+    "she",
+    "it",
+    "you",
+    "okay",
+    "ok",
+    "great",
+    "thanks",
+    "thank",
+    "good",
+    "yes",
+    "no",
+    "right",
+    "perfect",
+    "brilliant",
+    "lovely",
+    "sure",
+    "fine",
+    "excellent",
+    "sorry",
+    "well",
+    "anyway",
+    "actually",
+    "but",
+    "because",
+];
+/// Words after which a pronoun is an object, not a new subject ("back to
+/// you before Christmas").
+const TAKES_OBJECT: &[&str] = &["to", "with", "for", "at", "from", "of", "about", "by", "on", "in", "give", "send"];
+
+/// The deadline the piece after sentence `s` carries for a clause that
+/// runs to the end of `s`, when `s` ends without a sentence mark inside a
+/// turn (a cut, not the end of what was said). Its words stand at the end
+/// of the clause: none of the clause's own words is the deadline's.
+pub fn deadline(meeting: &Meeting, s: usize, clause_end: usize, date: Date) -> Option<Due> {
+    let toks = &meeting.sentences[s].toks;
+    let next = meeting.sentences.get(s + 1).filter(|n| n.turn == meeting.sentences[s].turn)?;
+    if clause_end < toks.len() || toks.last()?.mark.is_some() {
+        return None;
+    }
+    let next = &next.toks;
+    let stop = (0..next.len().min(REACH))
+        .find(|&i| next[i].is_any(NEW_THOUGHT) && !(i > 0 && next[i - 1].is_any(TAKES_OBJECT)))
+        .unwrap_or(next.len().min(REACH));
+    let found = due::find(next, 0, stop, date)?;
+    Some(Due { start: clause_end, end: clause_end, ..found })
+}
+
+#[cfg(test)]
+mod tests {
+    use time::macros::date;
+
+    use super::*;
+
+    /// The deadline carried to the end of the piece that says `said`.
+    fn carried(transcript: &str, said: &str) -> Option<String> {
+        let meeting = Meeting::new(transcript);
+        let s = meeting.sentences.iter().position(|s| s.text.contains(said)).unwrap();
+        deadline(&meeting, s, meeting.sentences[s].toks.len(), date!(2026 - 06 - 10)).map(|d| d.text)
+    }
+
+    #[test]
+    fn a_deadline_cut_off_by_the_splitter_is_carried_back_to_its_clause() {
+        let run = "fair enough electric only then i'll send you a spec sheet for the hybrids anyway don't bother \
+                   honestly i'll get you a firm quote on the twelve vans from ford and renault by tuesday with \
+                   delivery dates we delivered forty vans to the council in march so the manufacturers know us";
+        let meeting = Meeting::new(run);
+        assert!(meeting.sentences.len() > 1 && !meeting.sentences.iter().any(|s| s.text.contains("ford and renault")));
+        assert_eq!(carried(run, "firm quote").as_deref(), Some("by tuesday"));
+    }
+
+    #[test]
+    fn no_deadline_is_carried_over_a_sentence_mark_or_a_new_thought() {
+        assert_eq!(carried("I'll get you a firm quote on the vans.\nBy Tuesday we'll know more.", "firm quote"), None);
+        let run = "fair enough electric only then i'll send you a spec sheet for the hybrids anyway don't bother \
+                   honestly i'll get you a firm quote on the twelve vans from ford okay we'll see renault by tuesday \
+                   with delivery dates we delivered forty vans to the council in march so the manufacturers know us";
+        let meeting = Meeting::new(run);
+        assert!(meeting.sentences.iter().any(|s| s.text.ends_with("from ford")), "a cut after ford");
+        assert_eq!(carried(run, "firm quote"), None);
+    }
+}
