@@ -34,6 +34,8 @@ pub struct Candidate {
 const ADDING: &[&str] = &["also", "too", "another", "additionally", "plus"];
 /// Most items an email lists.
 const MAX_ITEMS: usize = 12;
+/// Words that open a reason said in passing.
+const REASONS: &[&str] = &["because", "since", "as"];
 /// Words of context before a clause that its embedding reads.
 const CONTEXT_WORDS: usize = 6;
 /// Two items whose actions share this share of their words are one.
@@ -142,9 +144,7 @@ pub fn items(
         // a deadline said in a later clause of the sentence is the
         // commitment's too, whatever becomes of that clause.
         if c.due.is_some()
-            && i > 0
-            && candidates[i - 1].sentence == c.sentence
-            && let Some(d) = made[i - 1]
+            && let Some(d) = made_before(meeting, candidates, &made, i)
             && drafts[d].due.is_none()
         {
             drafts[d].due.clone_from(&c.due);
@@ -344,6 +344,20 @@ fn commitment(meeting: &Meeting, context: &MeetingContext, c: &Candidate, score:
     (action.split_whitespace().count() >= 2).then(|| draft(c.sentence, score, who, action, c.due.clone()))
 }
 
+/// The draft the clause before candidate `i` in its sentence became,
+/// passing over a reason said between them that became none ("I'll ask Raj
+/// to join, because he'll be managing them, and confirm by Friday").
+fn made_before(meeting: &Meeting, candidates: &[Candidate], made: &[Option<usize>], i: usize) -> Option<usize> {
+    let c = &candidates[i];
+    let toks = &meeting.sentences[c.sentence].toks;
+    let aside = |j: usize| {
+        let start = candidates[j].clause.start;
+        made[j].is_none() && start > 0 && toks[start - 1].is_any(REASONS)
+    };
+    let j = (0..i).rev().take_while(|&j| candidates[j].sentence == c.sentence).find(|&j| !aside(j))?;
+    made[j]
+}
+
 fn feature(c: &Candidate, name: &str) -> f32 {
     features::NAMES.iter().position(|n| *n == name).map_or(0.0, |i| c.features[i])
 }
@@ -488,6 +502,23 @@ mod tests {
             found.iter().filter(|c| c.sentence == 4).all(|c| c.due.is_none()),
             "a date said long before is not meant"
         );
+    }
+
+    #[test]
+    fn a_deadline_said_after_a_reason_in_passing_is_the_commitments() {
+        let meeting = Meeting::new(
+            "I'll ask Raj to join the second interviews, because he'll be managing whoever we hire, \
+             and confirm his availability by Friday.",
+        );
+        let context = MeetingContext::on(Date::from_calendar_date(2026, Month::March, 11).unwrap());
+        let found = candidates(&meeting, &context);
+        let toks = &meeting.sentences[0].toks;
+        // Only the request to Raj is a commitment; the reason and the
+        // conjunct after it are not steps of their own.
+        let sure: Vec<f32> = found.iter().map(|c| if toks[c.clause.verb].is("ask") { 1.0 } else { 0.0 }).collect();
+        let listed = items(&meeting, &context, &found, &sure, 0.5);
+        assert_eq!(listed.len(), 1, "{listed:?}");
+        assert_eq!(listed[0].due_text.as_deref(), Some("by Friday"), "{listed:?}");
     }
 
     /// Whether each clause of `sentence` only reports back, in order.
