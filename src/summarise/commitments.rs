@@ -418,7 +418,12 @@ fn same_commitment(a: &Draft, b: &Draft) -> bool {
     // One word in common of several is a person or a thing both touch
     // ("send it to Fiona", "flag anything to Fiona"), not one commitment.
     let enough = shared >= 2.0 || smaller == 1.0;
-    owners_agree && shared / smaller >= SAME_ACTION && enough
+    // A recap says the deadline again: two different days are two steps
+    // ("send the revised proposal by Tuesday", "send last year's campaign
+    // results tomorrow").
+    let dates = |d: &Draft| d.due.as_ref().and_then(|due| due.date);
+    let other_day = matches!((dates(a), dates(b)), (Some(x), Some(y)) if x != y);
+    owners_agree && shared / smaller >= SAME_ACTION && enough && !other_day
 }
 
 /// How much an owner says: a person beats "we", "we" beats nobody.
@@ -519,6 +524,28 @@ mod tests {
         let listed = items(&meeting, &context, &found, &sure, 0.5);
         assert_eq!(listed.len(), 1, "{listed:?}");
         assert_eq!(listed[0].due_text.as_deref(), Some("by Friday"), "{listed:?}");
+    }
+
+    #[test]
+    fn steps_alike_but_due_on_different_days_are_two_and_a_recap_is_one() {
+        let day = |d: u8| Due {
+            start: 0,
+            end: 0,
+            text: format!("on the {d}th"),
+            date: Date::from_calendar_date(2026, Month::May, d).ok(),
+        };
+        let step = |action: &str, due: Option<Due>| draft(0, 1.0, Who::Me, action.into(), due);
+        let two = merge_repeats(vec![
+            step("Send the revised proposal, campaign only", Some(day(19))),
+            step("Send over last year's campaign results", Some(day(15))),
+        ]);
+        assert_eq!(two.len(), 2);
+        let one = merge_repeats(vec![
+            step("Send the revised proposal, campaign only", Some(day(19))),
+            step("Send you the revised proposal", Some(day(19))),
+            step("Send the revised proposal", None),
+        ]);
+        assert_eq!(one.len(), 1);
     }
 
     /// Whether each clause of `sentence` only reports back, in order.
