@@ -57,8 +57,8 @@ const FACTS_CAP: f32 = 3.0;
 /// The summary of `meeting` from sentences `pool` (all of them, or the
 /// salient ones of a long meeting), given each one's centrality (aligned
 /// with `pool`), which sentences of the meeting say a listed commitment,
-/// the similarity of two of them (indices into `pool`), and the action
-/// items the next steps list.
+/// the action items the next steps list, and the similarity of two
+/// sentences (indices into `pool`).
 pub fn summary(
     meeting: &Meeting,
     pool: &[usize],
