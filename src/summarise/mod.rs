@@ -12,6 +12,7 @@
 //! (`worth`).
 
 mod action;
+mod calendar;
 mod choose;
 mod classifier;
 mod clauses;
