@@ -205,6 +205,18 @@ export async function withPage(browser, name, fn, options = {}) {
     } catch (shotErr) {
       console.error(`# no screenshot for "${name}": ${shotErr.message}`);
     }
+    // CI keeps the log, not the screenshot: what the page was saying goes in the log too.
+    const said = await page
+      .locator('[role=alert], [role=status], [aria-invalid="true"]')
+      .evaluateAll((els) =>
+        els.map((el) =>
+          el.getAttribute("aria-invalid") === "true"
+            ? `invalid ${el.labels?.[0]?.textContent?.trim()}: ${JSON.stringify(el.value)}`
+            : `${el.getAttribute("role")}: ${el.textContent?.trim()}`,
+        ),
+      )
+      .catch((sayErr) => [`(unreadable: ${sayErr.message})`]);
+    console.error(`# what the page showed:\n${said.filter((line) => !line.endsWith(": ")).map((line) => `#   ${line}`).join("\n")}`);
     if (server) console.error(`# server output:\n${server.output().replace(/^/gm, "#   ")}`);
     throw err;
   } finally {
@@ -397,7 +409,6 @@ export async function seeToast(page, title, description) {
   if (description) await region.getByText(description, { exact: true }).waitFor();
 }
 
-/** Waits until the address is `path` (a string, or a RegExp for the pathname). */
 /** The client's page, then its e-mail dialog, open once the preview's details show. */
 export async function openEmailPreview(page, client) {
   await page.goto(`/client/${client.id}`);
@@ -409,6 +420,7 @@ export async function openEmailPreview(page, client) {
   return dialog;
 }
 
+/** Waits until the address is `path` (a string, or a RegExp for the pathname). */
 export async function onPath(page, path) {
   await page.waitForURL((url) => (typeof path === "string" ? url.pathname === path : path.test(url.pathname)));
 }

@@ -64,11 +64,18 @@ async function stopRecording(page) {
 }
 
 async function fillClient(page, client) {
-  await page.getByLabel("Full Name", { exact: true }).fill(client.name);
-  await page.getByLabel("Email Address", { exact: true }).fill(client.email);
-  await page.getByLabel("Phone Number", { exact: true }).fill(client.phone);
-  await page.getByLabel("Company", { exact: true }).fill(client.company ?? "");
-  await page.getByLabel("Position", { exact: true }).fill(client.position ?? "");
+  const fields = {
+    "Full Name": client.name,
+    "Email Address": client.email,
+    "Phone Number": client.phone,
+    Company: client.company ?? "",
+    Position: client.position ?? "",
+  };
+  for (const [label, value] of Object.entries(fields)) await page.getByLabel(label, { exact: true }).fill(value);
+  // Typing lost to a page still inert under a closing dialog would show here, not as a save that never starts.
+  for (const [label, value] of Object.entries(fields)) {
+    assert.equal(await page.getByLabel(label, { exact: true }).inputValue(), value, label);
+  }
 }
 
 /** The recording as the server serves it, fetched inside the page with its cookie. */

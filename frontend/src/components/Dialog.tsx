@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from "react";
+import { useEffect, useId, useLayoutEffect, useRef, type KeyboardEvent, type ReactNode } from "react";
 import { cx } from "../lib/cx.ts";
 import { CloseIcon } from "./icons.tsx";
 
@@ -26,7 +26,9 @@ export function Dialog({ open, onClose, title, description, children, footer, cl
   const titleId = `dlg-${baseId}-title`;
   const descId = `dlg-${baseId}-desc`;
 
-  useEffect(() => {
+  // In the same commit as the render: a dialog closed by the state but still open
+  // until the next frame keeps the page inert, and a tap in that frame is lost.
+  useLayoutEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
     if (open && !dialog.open) {

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from "react";
+import { useLayoutEffect, useRef } from "react";
 import { ProgressBar } from "../../components/ProgressBar.tsx";
 import { Spinner } from "../../components/Spinner.tsx";
 import type { UploadProgress } from "../../lib/upload.ts";
@@ -33,7 +33,8 @@ function uploadLine(upload: UploadProgress | null): { text: string; percent: num
 /** Covers the screen while the client is saved; nothing behind it can be touched. */
 export function ProcessingOverlay({ open, stage, upload }: ProcessingOverlayProps) {
   const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
+  // In the same commit as the render, as in Dialog: no frame of an inert page.
+  useLayoutEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
     if (open && !dialog.open) dialog.showModal();
