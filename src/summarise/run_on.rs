@@ -2,24 +2,26 @@
 //! which the splitter cuts near a sentence's length; a long commitment may
 //! be cut before its deadline ("I'll get you a firm quote on the twelve
 //! vans from Ford | and Renault by Tuesday"). The deadline is then the
-//! first one the next piece says before a new thought starts.
+//! first one the next piece says before a new thought starts, or after an
+//! aside once "and" takes the clause's verb up again ("I'll ask Raj to join
+//! | because he'll be managing the team and confirm by Friday").
 
 use time::Date;
 
 use super::due::{self, Due};
+use super::lexicon::{is_action_verb, is_general_verb};
 use super::meeting::Meeting;
+use super::tokens::Tok;
 
 /// How far into the next piece the deadline may come.
 const REACH: usize = 15;
-/// Words that start a new thought: a subject of its own, a reply.
-const NEW_THOUGHT: &[&str] = &[
-    "i",
-    "we",
-    "they",
-    "he",
-    "she",
-    "it",
-    "you",
+/// How far into the next piece an aside may run before "and" resumes.
+const ASIDE: usize = 12;
+/// Words that start a new thought: a subject of its own, a link.
+const NEW_THOUGHT: &[&str] =
+    &["i", "we", "they", "he", "she", "it", "you", "well", "anyway", "actually", "but", "because"];
+/// Words that answer: the other side has started to speak.
+const REPLIES: &[&str] = &[
     "okay",
     "ok",
     "great",
@@ -36,11 +38,6 @@ const NEW_THOUGHT: &[&str] = &[
     "fine",
     "excellent",
     "sorry",
-    "well",
-    "anyway",
-    "actually",
-    "but",
-    "because",
 ];
 /// Words after which a pronoun is an object, not a new subject ("back to
 /// you before Christmas").
@@ -57,11 +54,27 @@ pub fn deadline(meeting: &Meeting, s: usize, clause_end: usize, date: Date) -> O
         return None;
     }
     let next = &next.toks;
-    let stop = (0..next.len().min(REACH))
-        .find(|&i| next[i].is_any(NEW_THOUGHT) && !(i > 0 && next[i - 1].is_any(TAKES_OBJECT)))
-        .unwrap_or(next.len().min(REACH));
-    let found = due::find(next, 0, stop, date)?;
+    let stop = new_thought(next, 0);
+    let found = due::find(next, 0, stop, date).or_else(|| {
+        let resumed = (stop..next.len().min(ASIDE))
+            .take_while(|&i| !next[i].is_any(REPLIES) && next[i].mark.is_none())
+            .find(|&i| {
+                next[i].is("and") && next.get(i + 1).is_some_and(|t| is_action_verb(&t.low) || is_general_verb(&t.low))
+            })?;
+        due::find(next, resumed, new_thought(next, resumed + 2), date)
+    })?;
     Some(Due { start: clause_end, end: clause_end, ..found })
+}
+
+/// Where the first new thought at or after `from` starts in `toks`, within
+/// reach of `from`.
+fn new_thought(toks: &[Tok], from: usize) -> usize {
+    let reach = toks.len().min(from + REACH);
+    (from..reach)
+        .find(|&i| {
+            toks[i].is_any(REPLIES) || (toks[i].is_any(NEW_THOUGHT) && !(i > 0 && toks[i - 1].is_any(TAKES_OBJECT)))
+        })
+        .unwrap_or(reach)
 }
 
 #[cfg(test)]
@@ -85,6 +98,18 @@ mod tests {
         let meeting = Meeting::new(run);
         assert!(meeting.sentences.len() > 1 && !meeting.sentences.iter().any(|s| s.text.contains("ford and renault")));
         assert_eq!(carried(run, "firm quote").as_deref(), Some("by tuesday"));
+    }
+
+    #[test]
+    fn a_deadline_after_an_aside_is_carried_when_and_takes_the_verb_up_again() {
+        let run = "understood is the role fully remote two of them asked hybrid two days in the office fine that's \
+                   what i told them and for the second round i'll ask raj to join the second interviews because \
+                   he'll be managing whoever we hire and confirm his availability by friday can you get references";
+        let meeting = Meeting::new(run);
+        assert!(meeting.sentences.iter().any(|s| s.text.starts_with("because")), "a cut before because");
+        assert_eq!(carried(run, "ask raj").as_deref(), Some("by friday"));
+        let answered = run.replace("whoever we hire and confirm", "whoever we hire sure and confirm");
+        assert_eq!(carried(&answered, "ask raj"), None, "a reply ends the aside: the other side took it up");
     }
 
     #[test]
