@@ -1,7 +1,7 @@
 //! The grounding check: what the LLM writes is kept only where the
 //! transcript bears it out. A rewritten step whose content words are not
-//! all in the transcript (or that is about another item) is dropped and
-//! the extractive item kept; steps beyond the items are dropped; a
+//! all in the transcript is dropped and the extractive item kept; each item
+//! takes a step that keeps all its words, and other steps are dropped; a
 //! rewritten summary keeps only its grounded sentences, and only when they
 //! still carry the extractive summary's facts.
 
@@ -16,8 +16,6 @@ use crate::summarise::text::{is_stopword, words};
 
 /// Share of the extractive summary's figures a rewrite must keep.
 const FACTS_KEPT: f32 = 0.6;
-/// Share of an item's words a rewrite of it must keep.
-const SAME_ITEM: f32 = 0.5;
 
 /// The content words of a text, as forms that match across inflections
 /// ("revised", "revise") and numbers by value ("15,000", "fifteen thousand").
@@ -45,25 +43,45 @@ pub fn rewritten(extracted: &Summary, answer: &str, transcript: &str) -> Summary
         }
     };
     let vocabulary = Vocabulary::of(transcript);
+    // A small model skips or reorders steps: each item takes the step most
+    // about it, not the one at its position, so one skipped step does not
+    // leave every later item with its neighbour's rewrite.
+    let mut unused: Vec<Option<&str>> = parsed.next_steps.iter().map(|step| Some(step.as_str())).collect();
     let action_items: Vec<ActionItem> = extracted
         .action_items
         .iter()
         .enumerate()
-        .map(|(i, item)| match parsed.next_steps.get(i) {
+        .map(|(i, item)| match take_step_about(item, i, &mut unused) {
             Some(step) => rewrite_item(item, step, &vocabulary),
             None => item.clone(),
         })
         .collect();
-    for step in parsed.next_steps.iter().skip(extracted.action_items.len()) {
-        tracing::info!(step, "a step the LLM added is dropped: it is no extracted item");
+    for step in unused.into_iter().flatten() {
+        tracing::info!(step, "a step the LLM wrote is dropped: it is about no extracted item");
     }
     let summary = rewrite_summary(&extracted.summary, &parsed.summary, &vocabulary);
     let next_steps = action_items.iter().map(ActionItem::line).collect();
     Summary { summary, next_steps, action_items }
 }
 
-/// `item` with its action as `step` says it, when `step` is grounded and
-/// about the same item.
+/// The unused step that keeps every content word of `item` (the one nearest
+/// its own position `at` when several do), taken out of `unused`. A rewrite
+/// may reorder and add what the transcript grounds, never drop what was said.
+fn take_step_about<'a>(item: &ActionItem, at: usize, unused: &mut [Option<&'a str>]) -> Option<&'a str> {
+    let keeps_all = |step: &str| {
+        let rewritten: HashSet<String> = content(&action_of(step, item)).into_iter().collect();
+        content(&item.action).iter().all(|w| rewritten.contains(w))
+    };
+    let best = unused
+        .iter()
+        .enumerate()
+        .filter(|(_, step)| step.is_some_and(keeps_all))
+        .min_by_key(|&(j, _)| j.abs_diff(at))?
+        .0;
+    unused[best].take()
+}
+
+/// `item` with its action as `step` says it, when `step` is grounded.
 fn rewrite_item(item: &ActionItem, step: &str, vocabulary: &Vocabulary) -> ActionItem {
     let action = action_of(step, item);
     let missing = vocabulary.missing(&action);
@@ -71,10 +89,7 @@ fn rewrite_item(item: &ActionItem, step: &str, vocabulary: &Vocabulary) -> Actio
         tracing::info!(step, ?missing, "a rewritten step says what the transcript does not; the extracted one is kept");
         return item.clone();
     }
-    let original: HashSet<String> = content(&item.action).into_iter().collect();
-    let kept = content(&action).into_iter().filter(|w| original.contains(w)).collect::<HashSet<_>>().len();
-    if action.split_whitespace().count() < 2 || (kept as f32) < SAME_ITEM * original.len() as f32 {
-        tracing::info!(step, "a rewritten step is about something else; the extracted one is kept");
+    if action.split_whitespace().count() < 2 {
         return item.clone();
     }
     ActionItem { action, ..item.clone() }
@@ -219,6 +234,21 @@ mod tests {
         assert_eq!(got.action_items[0].action, "Send the revised proposal");
         assert_eq!(got.action_items[0].who, Who::Me);
         assert_eq!(got.next_steps[0], "I will send the revised proposal by Friday.");
+    }
+
+    #[test]
+    fn a_step_the_model_wrote_out_of_order_still_rewrites_its_own_item() {
+        let answer = "SUMMARY: It comes to fifteen thousand pounds.\nNEXT STEPS:\n1. Book the workshop in the second week of May.\n2. Send Mike the revised proposal.";
+        let got = rewritten(&extracted(), answer, TRANSCRIPT);
+        assert_eq!(got.action_items[0].action, "Send Mike the revised proposal");
+        assert_eq!(got.action_items[1].action, "Book the workshop in the second week of May");
+    }
+
+    #[test]
+    fn a_rewrite_that_drops_words_the_item_said_is_not_taken() {
+        let answer = "SUMMARY: It comes to fifteen thousand pounds.\nNEXT STEPS:\n1. Send the revised proposal.\n2. Book the workshop in May.";
+        let got = rewritten(&extracted(), answer, TRANSCRIPT);
+        assert_eq!(got.action_items[1], extracted().action_items[1], "\"second week\" is gone from the rewrite");
     }
 
     #[test]
