@@ -14,8 +14,9 @@ use crate::summarise::numbers;
 use crate::summarise::sentences;
 use crate::summarise::text::{is_stopword, words};
 
-/// Share of the extractive summary's figures a rewrite must keep.
-const FACTS_KEPT: f32 = 0.6;
+/// Share of the extractive summary's content words a rewrite must keep:
+/// names and decisions are words, and a small model drops them first.
+const WORDS_KEPT: f32 = 0.7;
 
 /// The content words of a text, as forms that match across inflections
 /// ("revised", "revise") and numbers by value ("15,000", "fifteen thousand").
@@ -110,8 +111,8 @@ fn action_of(step: &str, item: &ActionItem) -> String {
     crate::summarise::text::capitalise(action.split_whitespace().collect::<Vec<_>>().join(" ").trim_end_matches(','))
 }
 
-/// The grounded sentences of the rewritten summary, when they keep the
-/// extracted summary's facts; else the extracted summary.
+/// The grounded sentences of the rewritten summary, when they keep every
+/// figure and most words of the extracted summary; else the extracted one.
 fn rewrite_summary(extracted: &str, rewrite: &str, vocabulary: &Vocabulary) -> String {
     let grounded: Vec<String> = sentences::split(rewrite)
         .into_iter()
@@ -124,10 +125,12 @@ fn rewrite_summary(extracted: &str, rewrite: &str, vocabulary: &Vocabulary) -> S
         })
         .collect();
     let rewrite = grounded.join(" ");
-    let facts = |text: &str| -> HashSet<String> { content(text).into_iter().filter(|w| w.starts_with('#')).collect() };
-    let wanted = facts(extracted);
-    let kept = facts(&rewrite).intersection(&wanted).count();
-    if rewrite.split_whitespace().count() < 3 || (kept as f32) < FACTS_KEPT * wanted.len() as f32 {
+    let said: HashSet<String> = content(&rewrite).into_iter().collect();
+    let wanted: HashSet<String> = content(extracted).into_iter().collect();
+    let figure_lost = wanted.iter().any(|w| w.starts_with('#') && !said.contains(w));
+    let kept = wanted.intersection(&said).count();
+    if rewrite.split_whitespace().count() < 3 || figure_lost || (kept as f32) < WORDS_KEPT * wanted.len() as f32 {
+        tracing::info!("the rewritten summary leaves out what the extracted one says; the extracted one is kept");
         return extracted.to_string();
     }
     rewrite
@@ -249,6 +252,22 @@ mod tests {
         let answer = "SUMMARY: It comes to fifteen thousand pounds.\nNEXT STEPS:\n1. Send the revised proposal.\n2. Book the workshop in May.";
         let got = rewritten(&extracted(), answer, TRANSCRIPT);
         assert_eq!(got.action_items[1], extracted().action_items[1], "\"second week\" is gone from the rewrite");
+    }
+
+    #[test]
+    fn a_summary_that_keeps_the_figure_but_drops_who_does_what_is_not_taken() {
+        let extracted = Summary {
+            summary: "Anna sends the revised proposal. It comes to fifteen thousand pounds. Mike books the workshop."
+                .into(),
+            ..extracted()
+        };
+        let answer = "SUMMARY: It comes to fifteen thousand pounds in total.\nNEXT STEPS: none";
+        assert_eq!(rewritten(&extracted, answer, TRANSCRIPT).summary, extracted.summary);
+        let answer = "SUMMARY: Anna sends Mike the revised proposal, which comes to fifteen thousand pounds, and Mike books the workshop.\nNEXT STEPS: none";
+        assert!(
+            rewritten(&extracted, answer, TRANSCRIPT).summary.starts_with("Anna sends Mike"),
+            "a rewrite that says it all is taken"
+        );
     }
 
     #[test]
