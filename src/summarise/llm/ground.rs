@@ -44,9 +44,9 @@ pub fn rewritten(extracted: &Summary, answer: &str, transcript: &str) -> Summary
         }
     };
     let vocabulary = Vocabulary::of(transcript);
-    // A small model skips or reorders steps: each item takes the step most
-    // about it, not the one at its position, so one skipped step does not
-    // leave every later item with its neighbour's rewrite.
+    // A small model skips or reorders steps: each item looks for its own
+    // rewrite among all of them, not at its position, so one skipped step
+    // does not leave every later item with its neighbour's.
     let mut unused: Vec<Option<&str>> = parsed.next_steps.iter().map(|step| Some(step.as_str())).collect();
     let action_items: Vec<ActionItem> = extracted
         .action_items
