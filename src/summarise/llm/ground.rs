@@ -52,8 +52,8 @@ pub fn rewritten(extracted: &Summary, answer: &str, transcript: &str) -> Summary
         .action_items
         .iter()
         .enumerate()
-        .map(|(i, item)| match take_step_about(item, i, &mut unused) {
-            Some(step) => rewrite_item(item, step, &vocabulary),
+        .map(|(i, item)| match take_rewrite_of(item, i, &mut unused) {
+            Some(action) => grounded(item, action, &vocabulary),
             None => item.clone(),
         })
         .collect();
@@ -65,29 +65,34 @@ pub fn rewritten(extracted: &Summary, answer: &str, transcript: &str) -> Summary
     Summary { summary, next_steps, action_items }
 }
 
-/// The unused step that keeps every content word of `item` (the one nearest
-/// its own position `at` when several do), taken out of `unused`. A rewrite
-/// may reorder and add what the transcript grounds, never drop what was said.
-fn take_step_about<'a>(item: &ActionItem, at: usize, unused: &mut [Option<&'a str>]) -> Option<&'a str> {
-    let keeps_all = |step: &str| {
-        let rewritten: HashSet<String> = content(&action_of(step, item)).into_iter().collect();
-        content(&item.action).iter().all(|w| rewritten.contains(w))
-    };
-    let best = unused
+/// The action of the unused step that keeps every content word of `item`
+/// (the one nearest its own position `at` when several do), the step taken
+/// out of `unused`. A rewrite may reorder and add what the transcript
+/// grounds, never drop what was said.
+fn take_rewrite_of(item: &ActionItem, at: usize, unused: &mut [Option<&str>]) -> Option<String> {
+    let said = content(&item.action);
+    let (taken, action) = unused
         .iter()
         .enumerate()
-        .filter(|(_, step)| step.is_some_and(keeps_all))
-        .min_by_key(|&(j, _)| j.abs_diff(at))?
-        .0;
-    unused[best].take()
+        .filter_map(|(j, step)| Some((j, action_of((*step)?, item))))
+        .filter(|(_, action)| {
+            let rewritten: HashSet<String> = content(action).into_iter().collect();
+            said.iter().all(|w| rewritten.contains(w))
+        })
+        .min_by_key(|&(j, _)| j.abs_diff(at))?;
+    unused[taken] = None;
+    Some(action)
 }
 
-/// `item` with its action as `step` says it, when `step` is grounded.
-fn rewrite_item(item: &ActionItem, step: &str, vocabulary: &Vocabulary) -> ActionItem {
-    let action = action_of(step, item);
+/// `item` with `action` as its action, when the transcript grounds it.
+fn grounded(item: &ActionItem, action: String, vocabulary: &Vocabulary) -> ActionItem {
     let missing = vocabulary.missing(&action);
     if !missing.is_empty() {
-        tracing::info!(step, ?missing, "a rewritten step says what the transcript does not; the extracted one is kept");
+        tracing::info!(
+            action,
+            ?missing,
+            "a rewritten step says what the transcript does not; the extracted one is kept"
+        );
         return item.clone();
     }
     if action.split_whitespace().count() < 2 {
