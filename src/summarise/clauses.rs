@@ -297,7 +297,9 @@ fn anchor(toks: &[Tok], k: usize) -> Option<Clause> {
         ("let's", ..) => return clause(Form::Lets, Subject::We, k + 1, false),
         ("let", "us", ..) => return clause(Form::Lets, Subject::We, k + 2, false),
         ("let", "me", ..) => return clause(Form::LetMe, Subject::I, k + 2, false),
-        ("can" | "could" | "would" | "will", "you", ..) if at_start || toks[k - 1].is("so") => {
+        ("can" | "could" | "would" | "will", "you", ..)
+            if at_start || toks[k - 1].is("so") || request_in_run(toks, k) =>
+        {
             return clause(Form::Request, Subject::You, k + 2, false);
         }
         ("if", "you", "could" | "can" | "would", _) => return clause(Form::Request, Subject::You, k + 3, false),
@@ -586,6 +588,17 @@ fn clause_end(toks: &[Tok], verb: usize) -> usize {
             if new_subject_at(toks, i) && toks[i - 1].is_any(&["and", "then", "but", "so"]) {
                 return i - 1;
             }
+            // "…you won't outgrow it in two | yes I'll send it over": a
+            // reply with a subject of its own, in a run without marks.
+            if request_in_run(toks, i) || (t.is_any(&["yes", "sure", "no"]) && new_subject_at(toks, i + 1)) {
+                return i;
+            }
+            // "…recruiters in april good question let me put…": "let me"
+            // and "let's" open a clause of their own unless a verb or a
+            // request leads to them ("you'll let me know", "to let us in").
+            if t.is_any(&["let", "let's"]) && new_subject_at(toks, i) && !toks[i - 1].is_any(LEAD_TO_LET) {
+                return i;
+            }
         }
         if matches!(t.mark, Some('.' | ';' | '?' | '!')) {
             return i + 1;
@@ -595,10 +608,12 @@ fn clause_end(toks: &[Tok], verb: usize) -> usize {
 }
 
 /// Whether a subject with a verb of its own starts at `at`: "we will",
-/// "Maria is going to", "our finance director has it", "I".
+/// "Maria is going to", "our finance director has it", "I", "let me".
 fn new_subject_at(toks: &[Tok], at: usize) -> bool {
     let Some(t) = toks.get(at) else { return false };
-    if t.is_any(&["i", "we", "you", "he", "she", "they", "let's"]) {
+    if t.is_any(&["i", "we", "you", "he", "she", "they", "let's"])
+        || (t.is("let") && toks.get(at + 1).is_some_and(|n| n.is_any(&["me", "us"])))
+    {
         return true;
     }
     subject_with_determiner(toks, at).is_some_and(|(subject, len)| {
@@ -606,6 +621,27 @@ fn new_subject_at(toks: &[Tok], at: usize) -> bool {
             && (modal(toks, at + len).is_some() || toks.get(at + len).is_some_and(|t| t.is_any(STATES)))
     })
 }
+
+/// Whether "can you" or "could you" at `k` asks for something in a run of
+/// unpunctuated speech, where no mark shows a sentence start: after a
+/// noun, not after a question word or a verb ("the landlord will ask about
+/// you as a tenant | can you send me your headcount plan", not "what can
+/// you do").
+fn request_in_run(toks: &[Tok], k: usize) -> bool {
+    let Some(before) = k.checked_sub(1).map(|b| &toks[b]) else { return false };
+    toks.get(k).is_some_and(|t| t.is_any(&["can", "could"]))
+        && toks.get(k + 1).is_some_and(|t| t.is("you"))
+        && toks.iter().all(|t| t.mark.is_none())
+        && !before.is_any(super::lexicon::FUNCTION_WORDS)
+        && !before.is_any(&["what", "how", "where", "when", "why", "who", "which", "whether", "if", "else", "soon"])
+        && !is_action_verb(&before.low)
+        && !is_general_verb(&before.low)
+}
+
+/// Words before "let me" that make it part of the clause: "you'll let me
+/// know", "to let us in", "please let me see".
+const LEAD_TO_LET: &[&str] =
+    &["to", "you", "will", "would", "can", "could", "please", "just", "and", "or", "then", "never", "not", "won't"];
 
 /// Verbs that say how things stand, after which a subject is a clause of
 /// its own: "…, our finance director has it".
@@ -678,6 +714,33 @@ mod tests {
         assert_eq!(
             found("Yes, I'll send it over on Monday, our finance director has it."),
             [(Form::Future, Subject::I, "send it over on Monday".into())]
+        );
+    }
+
+    #[test]
+    fn in_a_run_without_marks_let_me_a_request_and_a_reply_open_clauses_of_their_own() {
+        let verbs = |run: &str| found(run).into_iter().map(|(form, _, text)| (form, text)).collect::<Vec<_>>();
+        assert!(
+            verbs("we're hiring ten more recruiters in april good question let me put the numbers together")
+                .contains(&(Form::LetMe, "put the numbers together".into()))
+        );
+        assert!(
+            verbs("the landlord will ask about you as a tenant can you send me your headcount plan")
+                .contains(&(Form::Request, "send me your headcount plan".into()))
+        );
+        assert!(
+            verbs("they'll want to know you won't outgrow it in two yes i'll send it over on monday")
+                .contains(&(Form::Future, "send it over on monday".into()))
+        );
+        assert_eq!(verbs("you'll let me know by friday"), [(Form::Future, "let me know by friday".into())]);
+        assert!(
+            verbs("i'll ask what else can you do for the launch").iter().all(|(form, _)| *form != Form::Request),
+            "a question word keeps can you inside the clause"
+        );
+        assert!(
+            verbs("I'll ask about the tenant. Can you send me the plan?")
+                .iter()
+                .any(|(form, _)| *form == Form::Request)
         );
     }
 

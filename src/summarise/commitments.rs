@@ -168,14 +168,23 @@ pub fn items(
             made[i] = Some(d);
             continue;
         }
-        if !accepted || courtesy(toks, c) {
+        // "…you won't outgrow it yes I'll send it over on Monday": a yes in
+        // the middle of an unpunctuated run takes the request before up as
+        // surely as one that opens a sentence, which is all the classifier
+        // reads.
+        let yes_in_run = c.clause.form == Form::Future
+            && matches!(c.clause.subject, Subject::I | Subject::We)
+            && c.clause.start > 0
+            && toks[c.clause.start - 1].is_any(&["yes", "sure"]);
+        let request = (!accepted && yes_in_run).then(|| request_before(meeting, candidates, i, !vague)).flatten();
+        if (!accepted && request.is_none()) || courtesy(toks, c) {
             continue;
         }
         // "Sure, I'll send them tonight", "Sure, I'll ask HR": the request
         // before, taken up (not "and I'll also…", which is more).
-        let answers = !vague && features::takes_up(toks) && !toks.iter().any(|t| t.is_any(ADDING));
-        if (vague || answers)
-            && let Some(j) = request_before(meeting, candidates, i, answers)
+        let answers = !vague && (yes_in_run || features::takes_up(toks)) && !toks.iter().any(|t| t.is_any(ADDING));
+        if let Some(j) =
+            request.or_else(|| (vague || answers).then(|| request_before(meeting, candidates, i, answers)).flatten())
         {
             let request = &candidates[j];
             let who = who::of(meeting, c.sentence, &c.clause, None, context);
@@ -207,8 +216,9 @@ pub fn items(
             }
             continue;
         }
-        // "You'll have them Thursday": the deadline of the commitment before.
-        if vague
+        // "You'll have them Thursday", "I'll do it tonight": the deadline of
+        // the commitment before.
+        if (vague || vague_before_deadline(toks, c))
             && c.due.is_some()
             && let Some(d) = drafts.iter().rposition(|d| c.sentence - d.sentence <= FOLLOW_UP_REACH && d.due.is_none())
         {
@@ -223,10 +233,23 @@ pub fn items(
             let same_sentence = drafts.iter().rposition(|d| d.sentence == c.sentence);
             // "Let me put the numbers together for you, and you'll have them
             // Thursday": promising to report makes the clause before a
-            // commitment, though the classifier doubted it.
-            let doubted = (0..i).rev().take_while(|&j| candidates[j].sentence == c.sentence).find(|&j| {
-                made[j].is_none() && !candidates[j].clause.negated && feature(&candidates[j], "object_words") > 0.0
-            });
+            // commitment, though the classifier doubted it; in its sentence,
+            // or before a cut the splitter made in the run. Not past a clause
+            // that became a step: the report is on that one.
+            let cut = run_on::goes_on(meeting, c.sentence, c.clause.start);
+            let joined = |j: usize| {
+                let s = candidates[j].sentence;
+                s == c.sentence || (cut && s + 1 == c.sentence)
+            };
+            let doubted = (0..i)
+                .rev()
+                .take_while(|&j| joined(j))
+                .find(|&j| {
+                    let d = &candidates[j];
+                    made[j].is_some()
+                        || (!d.clause.negated && d.clause.subject != Subject::Thing && feature(d, "object_words") > 0.0)
+                })
+                .filter(|&j| made[j].is_none());
             let before = drafts.iter().rposition(|d| c.sentence - d.sentence <= REPORT_BACK_REACH);
             if let Some(d) = same_sentence.or(if doubted.is_some() { None } else { before }) {
                 drafts[d].take_report(received_thing(toks, c), &c.due);
@@ -309,6 +332,19 @@ fn courtesy(toks: &[Tok], c: &Candidate) -> bool {
 /// send it to Fiona", "…and pass them on".
 fn points_back(toks: &[Tok], c: &Candidate) -> bool {
     toks.get(c.clause.verb + 1).is_some_and(|t| t.is_any(POINTERS))
+}
+
+/// Whether `c`, in a run without marks, only points back at something
+/// before its deadline: what follows the deadline there is as often the
+/// next thought ("I'll do it tonight ken knows where the fuse box is").
+fn vague_before_deadline(toks: &[Tok], c: &Candidate) -> bool {
+    toks.iter().all(|t| t.mark.is_none())
+        && c.due.as_ref().is_some_and(|d| {
+            let object = &toks[c.clause.verb + 1..d.start.max(c.clause.verb + 1)];
+            (c.clause.verb + 1..c.clause.end).contains(&d.start)
+                && object.iter().any(|t| t.is_any(POINTERS))
+                && object.iter().all(|t| !features::is_content(&t.low))
+        })
 }
 
 /// Whether `c` tells the listener they will receive something.
@@ -524,6 +560,53 @@ mod tests {
         let listed = items(&meeting, &context, &found, &sure, 0.5);
         assert_eq!(listed.len(), 1, "{listed:?}");
         assert_eq!(listed[0].due_text.as_deref(), Some("by Friday"), "{listed:?}");
+    }
+
+    /// The items of an unpunctuated `run` on Wednesday 11 March 2026, when
+    /// the classifier takes only the clauses whose verb is one of `sure`.
+    fn items_of_run(run: &str, sure: &[&str]) -> Vec<ActionItem> {
+        let meeting = Meeting::new(run);
+        let context = MeetingContext::on(Date::from_calendar_date(2026, Month::March, 11).unwrap());
+        let found = candidates(&meeting, &context);
+        let verb = |c: &Candidate| meeting.sentences[c.sentence].toks.get(c.clause.verb).map(|t| t.low.clone());
+        let p: Vec<f32> =
+            found.iter().map(|c| f32::from(verb(c).is_some_and(|v| sure.contains(&v.as_str())))).collect();
+        items(&meeting, &context, &found, &p, 0.5)
+    }
+
+    #[test]
+    fn a_delivery_promised_after_a_cut_in_the_run_dates_the_clause_before_it() {
+        let run = "it works out about fifteen percent more expensive overall then it's not for us we've got the cash \
+                   this year and the board prefers to own equipment let's just buy them agreed buying fine then let \
+                   me put together a quote for both models with the docks and without and you'll have it by thursday \
+                   i already checked stock this morning and both models are available in the numbers you need";
+        assert!(
+            Meeting::new(run).sentences.iter().any(|s| s.text.ends_with("with the docks")),
+            "the splitter cuts the run inside the promise"
+        );
+        let listed = items_of_run(run, &["have"]);
+        assert_eq!(listed.len(), 1, "{listed:?}");
+        assert_eq!(listed[0].action, "Put together a quote for both models with the docks");
+        assert_eq!(listed[0].due_text.as_deref(), Some("by thursday"));
+        let recap = run.replace("and without and you'll have it", "and without so to sum up you'll have it");
+        assert!(
+            items_of_run(&recap, &["have"]).iter().all(|i| !i.action.contains("quote")),
+            "a recap after the cut is a thought of its own"
+        );
+    }
+
+    #[test]
+    fn i_will_do_it_tonight_in_a_run_dates_the_request_before() {
+        let listed = items_of_run(
+            "ha fair enough i'll leave you our brochure as well oh we've got two already from the man who knocked on \
+             the door before i can quote properly could you send me a photo of your electricity meter and the fuse \
+             box i want to check the fuse rating i'll do it tonight ken knows where the fuse box is great the \
+             scaffolding goes up the side of the house on the shared drive will the neighbours mind",
+            &["send", "do"],
+        );
+        assert_eq!(listed.len(), 1, "{listed:?}");
+        assert!(listed[0].action.starts_with("Send a photo of your electricity meter"), "{listed:?}");
+        assert_eq!(listed[0].due_text.as_deref(), Some("tonight"));
     }
 
     #[test]

@@ -73,6 +73,14 @@ impl Meeting {
         }
     }
 
+    /// Whether sentence `s` goes on with the one before: the splitter cut
+    /// an unpunctuated run there, inside one turn, not the speaker.
+    pub fn cut_before(&self, s: usize) -> bool {
+        s > 0
+            && self.sentences[s].turn == self.sentences[s - 1].turn
+            && self.sentences[s - 1].toks.last().is_some_and(|t| t.mark.is_none())
+    }
+
     pub fn texts(&self) -> Vec<String> {
         self.sentences.iter().map(|s| s.text.clone()).collect()
     }

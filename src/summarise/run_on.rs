@@ -39,6 +39,17 @@ const REPLIES: &[&str] = &[
     "excellent",
     "sorry",
 ];
+/// Words that turn to another topic.
+const TURNS: &[&str] = &["so", "anyway", "well", "now", "also", "actually", "meanwhile"];
+
+/// Whether sentence `s`, up to its word `upto`, goes on with the sentence
+/// before: the splitter cut a run there, and nothing before `upto` replies
+/// or turns to another topic ("…with the docks | and without, and you'll
+/// have it by Thursday", not "…no problem | so to sum up, you'll get…").
+pub fn goes_on(meeting: &Meeting, s: usize, upto: usize) -> bool {
+    meeting.cut_before(s) && !meeting.sentences[s].toks[..upto].iter().any(|t| t.is_any(REPLIES) || t.is_any(TURNS))
+}
+
 /// Words after which a pronoun is an object, not a new subject ("back to
 /// you before Christmas").
 const TAKES_OBJECT: &[&str] = &["to", "with", "for", "at", "from", "of", "about", "by", "on", "in", "give", "send"];
@@ -48,12 +59,10 @@ const TAKES_OBJECT: &[&str] = &["to", "with", "for", "at", "from", "of", "about"
 /// turn (a cut, not the end of what was said). Its words stand at the end
 /// of the clause: none of the clause's own words is the deadline's.
 pub fn deadline(meeting: &Meeting, s: usize, clause_end: usize, date: Date) -> Option<Due> {
-    let toks = &meeting.sentences[s].toks;
-    let next = meeting.sentences.get(s + 1).filter(|n| n.turn == meeting.sentences[s].turn)?;
-    if clause_end < toks.len() || toks.last()?.mark.is_some() {
+    if clause_end < meeting.sentences[s].toks.len() || s + 1 >= meeting.sentences.len() || !meeting.cut_before(s + 1) {
         return None;
     }
-    let next = &next.toks;
+    let next = &meeting.sentences[s + 1].toks;
     let stop = new_thought(next, 0);
     let found = due::find(next, 0, stop, date).or_else(|| {
         let resumed = (stop..next.len().min(ASIDE))
@@ -110,6 +119,25 @@ mod tests {
         assert_eq!(carried(run, "ask raj").as_deref(), Some("by friday"));
         let answered = run.replace("whoever we hire and confirm", "whoever we hire sure and confirm");
         assert_eq!(carried(&answered, "ask raj"), None, "a reply ends the aside: the other side took it up");
+    }
+
+    #[test]
+    fn a_cut_goes_on_with_the_sentence_before_until_a_reply_or_a_new_topic() {
+        let run = "it works out about fifteen percent more expensive overall then it's not for us we've got the cash \
+                   this year and the board prefers to own equipment let's just buy them agreed buying fine then let \
+                   me put together a quote for both models with the docks and without and you'll have it by thursday \
+                   i already checked stock this morning";
+        let meeting = Meeting::new(run);
+        let next = meeting.sentences.iter().position(|s| s.text.starts_with("and without")).expect("a cut");
+        assert!(meeting.cut_before(next), "{:?}", meeting.texts());
+        assert!(goes_on(&meeting, next, 3));
+        let answered = Meeting::new(&run.replace("without and you'll", "without okay and you'll"));
+        let next = answered.sentences.iter().position(|s| s.text.contains("you'll have it")).unwrap();
+        let you = answered.sentences[next].toks.iter().position(|t| t.is("you")).unwrap();
+        assert!(answered.cut_before(next) && !goes_on(&answered, next, you), "{:?}", answered.texts());
+        let marked = Meeting::new("I'll put together a quote for both models.\nYou'll have it by Thursday.");
+        assert!(!marked.cut_before(1), "a new line is a new turn");
+        assert!(!Meeting::new("I'll put together a quote. You'll have it by Thursday.").cut_before(1));
     }
 
     #[test]

@@ -41,7 +41,8 @@ const CONTINUES: &[&str] = &[
     "should", "can", "could", "must", "is", "are", "was", "were", "be", "been", "and", "or", "but", "i", "we", "you",
     "they", "he", "she", "my", "our", "your", "their", "his", "her", "its", "this", "that", "these", "those", "very",
     "going", "need", "needs", "have", "has", "send", "get", "make", "take", "whether", "if", "than", "into", "onto",
-    "via", "every", "each", "before", "after", "until", "till", "next", "last",
+    "via", "every", "each", "before", "after", "until", "till", "next", "last", "i'll", "we'll", "you'll", "they'll",
+    "he'll", "she'll", "i'm", "we're", "you're", "they're", "as",
 ];
 
 /// Words that a sentence never starts with: a cut before them leaves a
