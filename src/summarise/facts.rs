@@ -33,6 +33,36 @@ const DECISIONS: &[&[&str]] = &[
     &["we'll", "take"],
     &["deal"],
 ];
+/// Verbs after "let's" that run the meeting rather than decide anything:
+/// "let's get into it", "let's move on".
+const MEETING_TALK: &[&str] = &[
+    "get",
+    "start",
+    "begin",
+    "talk",
+    "look",
+    "see",
+    "move",
+    "recap",
+    "go",
+    "run",
+    "wrap",
+    "summarise",
+    "summarize",
+    "think",
+    "say",
+    "discuss",
+    "turn",
+    "come",
+    "check",
+    "review",
+    "do",
+    "try",
+    "hear",
+    "leave",
+    "call",
+    "sum",
+];
 /// Words after a number that make it an amount or a quantity worth keeping.
 const UNITS: &[&str] = &[
     "percent", "per", "dollars", "pounds", "euros", "k", "grand", "thousand", "million", "billion", "hundred", "users",
@@ -155,11 +185,22 @@ pub fn of(toks: &[Tok], names: &HashSet<String>, sentence_index: usize) -> Vec<F
     if DECISIONS
         .iter()
         .any(|p| (0..toks.len()).any(|at| p.iter().enumerate().all(|(k, w)| lows.get(at + k) == Some(w))))
+        || lets_decide(&lows)
     {
         // Each decision is its own fact.
         facts.push(Fact { kind: Kind::Decision, key: format!("decision {sentence_index}") });
     }
     facts
+}
+
+/// Whether the words say what was settled with "let's": "let's just buy
+/// them", "let's hire properly", "let's keep it campaign only"; not "let's
+/// get into it".
+fn lets_decide(lows: &[&str]) -> bool {
+    lows.windows(3).any(|w| {
+        let verb = if w[1] == "just" { w[2] } else { w[1] };
+        w[0] == "let's" && !MEETING_TALK.contains(&verb)
+    })
 }
 
 fn has_digit(word: &str) -> bool {
@@ -194,6 +235,9 @@ mod tests {
             keys("So we agreed to go with Storewise from March."),
             [(Kind::Name, "storewise".into()), (Kind::Date, "march".into()), (Kind::Decision, "decision 0".into())]
         );
+        assert_eq!(keys("No, let's hire properly."), [(Kind::Decision, "decision 0".into())]);
+        assert_eq!(keys("Let's just buy them."), [(Kind::Decision, "decision 0".into())]);
+        assert_eq!(keys("Okay, let's get into it."), []);
         assert_eq!(
             keys("we picked verdant on friday"),
             [(Kind::Name, "verdant".into()), (Kind::Date, "friday".into())]
