@@ -17,6 +17,9 @@ use crate::summarise::text::{is_stopword, words};
 /// Share of the extractive summary's content words a rewrite must keep:
 /// names and decisions are words, and a small model drops them first.
 const WORDS_KEPT: f32 = 0.7;
+/// Content words a rewritten step may add to the item's own (the object
+/// spelled out, who it goes to): more is another step run in.
+const ADDED_WORDS: usize = 4;
 
 /// The content words of a text, as forms that match across inflections
 /// ("revised", "revise") and numbers by value ("15,000", "fifteen thousand").
@@ -68,7 +71,9 @@ pub fn rewritten(extracted: &Summary, answer: &str, transcript: &str) -> Summary
 /// The action of the unused step that keeps every content word of `item`
 /// (the one nearest its own position `at` when several do), the step taken
 /// out of `unused`. A rewrite may reorder and add what the transcript
-/// grounds, never drop what was said.
+/// grounds, never drop what was said; nor is it several steps run into one
+/// ("Send a sample first. Assign the team. Deliver the German first"),
+/// which keeps the words of each.
 fn take_rewrite_of(item: &ActionItem, at: usize, unused: &mut [Option<&str>]) -> Option<String> {
     let said = content(&item.action);
     let (taken, action) = unused
@@ -77,7 +82,9 @@ fn take_rewrite_of(item: &ActionItem, at: usize, unused: &mut [Option<&str>]) ->
         .filter_map(|(j, step)| Some((j, action_of((*step)?, item))))
         .filter(|(_, action)| {
             let rewritten: HashSet<String> = content(action).into_iter().collect();
-            said.iter().all(|w| rewritten.contains(w))
+            !action.contains(". ")
+                && rewritten.len() <= said.len() + ADDED_WORDS
+                && said.iter().all(|w| rewritten.contains(w))
         })
         .min_by_key(|&(j, _)| j.abs_diff(at))?;
     unused[taken] = None;
@@ -117,7 +124,9 @@ fn action_of(step: &str, item: &ActionItem) -> String {
 }
 
 /// The grounded sentences of the rewritten summary, when they keep every
-/// figure and most words of the extracted summary; else the extracted one.
+/// figure and most words of the extracted summary and say something of
+/// their own; else the extracted one (a copy with a sentence left out only
+/// loses what that sentence said).
 fn rewrite_summary(extracted: &str, rewrite: &str, vocabulary: &Vocabulary) -> String {
     let grounded: Vec<String> = sentences::split(rewrite)
         .into_iter()
@@ -134,7 +143,13 @@ fn rewrite_summary(extracted: &str, rewrite: &str, vocabulary: &Vocabulary) -> S
     let wanted: HashSet<String> = content(extracted).into_iter().collect();
     let figure_lost = wanted.iter().any(|w| w.starts_with('#') && !said.contains(w));
     let kept = wanted.intersection(&said).count();
-    if rewrite.split_whitespace().count() < 3 || figure_lost || (kept as f32) < WORDS_KEPT * wanted.len() as f32 {
+    // Nothing added, something lost: a cut, not a rewrite.
+    let only_cuts = said.is_subset(&wanted) && kept < wanted.len();
+    if rewrite.split_whitespace().count() < 3
+        || figure_lost
+        || only_cuts
+        || (kept as f32) < WORDS_KEPT * wanted.len() as f32
+    {
         tracing::info!("the rewritten summary leaves out what the extracted one says; the extracted one is kept");
         return extracted.to_string();
     }
@@ -260,6 +275,15 @@ mod tests {
     }
 
     #[test]
+    fn steps_run_into_one_line_rewrite_no_item() {
+        let answer = "SUMMARY: It comes to fifteen thousand pounds.\nNEXT STEPS:\n1. Book the workshop for the second \
+            week of May. Send the revised proposal.\n2. Send the revised proposal and book the workshop with Mike and \
+            Anna for the second week of May at fifteen thousand pounds.";
+        let got = rewritten(&extracted(), answer, TRANSCRIPT);
+        assert_eq!(got.action_items, extracted().action_items, "{:?}", got.action_items);
+    }
+
+    #[test]
     fn a_summary_that_keeps_the_figure_but_drops_who_does_what_is_not_taken() {
         let extracted = Summary {
             summary: "Anna sends the revised proposal. It comes to fifteen thousand pounds. Mike books the workshop."
@@ -273,6 +297,19 @@ mod tests {
             rewritten(&extracted, answer, TRANSCRIPT).summary.starts_with("Anna sends Mike"),
             "a rewrite that says it all is taken"
         );
+    }
+
+    #[test]
+    fn a_copy_of_the_summary_with_a_sentence_left_out_is_not_taken() {
+        let extracted = Summary {
+            summary: "It comes to fifteen thousand pounds. Anna sends the revised proposal to Mike by Friday, and \
+                Mike books the workshop for the second week of May."
+                .into(),
+            ..extracted()
+        };
+        let answer = "SUMMARY: It comes to fifteen thousand pounds. Anna sends the revised proposal to Mike by \
+            Friday.\nNEXT STEPS:\n1. Send the revised proposal.";
+        assert_eq!(rewritten(&extracted, answer, TRANSCRIPT).summary, extracted.summary);
     }
 
     #[test]
