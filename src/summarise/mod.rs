@@ -30,6 +30,7 @@ mod progress;
 mod run_on;
 mod salient;
 mod sentences;
+mod subject;
 mod summary;
 mod terms;
 mod text;
