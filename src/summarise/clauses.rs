@@ -429,7 +429,7 @@ fn request_in_run(toks: &[Tok], k: usize) -> bool {
     let Some(before) = k.checked_sub(1).map(|b| &toks[b]) else { return false };
     toks.get(k).is_some_and(|t| t.is_any(&["can", "could"]))
         && toks.get(k + 1).is_some_and(|t| t.is("you"))
-        && toks.iter().all(|t| t.mark.is_none())
+        && super::tokens::unmarked(toks)
         && !before.is_any(super::lexicon::FUNCTION_WORDS)
         && !before.is_any(&["what", "how", "where", "when", "why", "who", "which", "whether", "if", "else", "soon"])
         && !is_action_verb(&before.low)

@@ -338,7 +338,7 @@ fn points_back(toks: &[Tok], c: &Candidate) -> bool {
 /// before its deadline: what follows the deadline there is as often the
 /// next thought ("I'll do it tonight ken knows where the fuse box is").
 fn vague_before_deadline(toks: &[Tok], c: &Candidate) -> bool {
-    toks.iter().all(|t| t.mark.is_none())
+    tokens::unmarked(toks)
         && c.due.as_ref().is_some_and(|d| {
             let object = &toks[c.clause.verb + 1..d.start.max(c.clause.verb + 1)];
             (c.clause.verb + 1..c.clause.end).contains(&d.start)

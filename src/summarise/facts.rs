@@ -197,9 +197,9 @@ pub fn of(toks: &[Tok], names: &HashSet<String>, sentence_index: usize) -> Vec<F
 /// them", "let's hire properly", "let's keep it campaign only"; not "let's
 /// get into it".
 fn lets_decide(lows: &[&str]) -> bool {
-    lows.windows(3).any(|w| {
-        let verb = if w[1] == "just" { w[2] } else { w[1] };
-        w[0] == "let's" && !MEETING_TALK.contains(&verb)
+    (0..lows.len()).filter(|&at| lows[at] == "let's").any(|at| {
+        let verb = at + 1 + usize::from(lows.get(at + 1) == Some(&"just"));
+        lows.get(verb).is_some_and(|verb| !MEETING_TALK.contains(verb))
     })
 }
 
@@ -238,6 +238,7 @@ mod tests {
         assert_eq!(keys("No, let's hire properly."), [(Kind::Decision, "decision 0".into())]);
         assert_eq!(keys("Let's just buy them."), [(Kind::Decision, "decision 0".into())]);
         assert_eq!(keys("Okay, let's get into it."), []);
+        assert_eq!(keys("Fine, let's buy."), [(Kind::Decision, "decision 0".into())], "at the sentence's end too");
         assert_eq!(
             keys("we picked verdant on friday"),
             [(Kind::Name, "verdant".into()), (Kind::Date, "friday".into())]

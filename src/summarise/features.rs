@@ -306,7 +306,7 @@ fn is_question(toks: &[Tok]) -> bool {
     if toks.last().is_some_and(|t| t.mark == Some('?')) {
         return true;
     }
-    if toks.iter().any(|t| t.mark.is_some()) {
+    if !super::tokens::unmarked(toks) {
         return false;
     }
     let open =

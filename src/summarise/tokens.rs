@@ -80,6 +80,12 @@ pub fn tokenize(sentence: &str) -> Vec<Tok> {
     toks
 }
 
+/// Whether `toks` carry no mark at all: a stretch of Vosk's unpunctuated
+/// run, where no mark shows where a sentence or a clause starts.
+pub fn unmarked(toks: &[Tok]) -> bool {
+    toks.iter().all(|t| t.mark.is_none())
+}
+
 /// The words from `from` to `to` as text, marks inside kept ("Riverside,
 /// Hillfield and Ashby"), the last one dropped.
 pub fn text(toks: &[Tok], from: usize, to: usize) -> String {
