@@ -3,6 +3,7 @@
 //! summariser wrote and nobody touched; an edited, added or done item stays.
 
 use serde::{Deserialize, Serialize};
+use time::Date;
 
 use super::action_item::{ActionItem, Who, parse_iso};
 use super::client::TEXT_BLOCK_MAX;
@@ -122,6 +123,63 @@ impl ItemEdit {
     }
 }
 
+/// A change to one next step from the tracker: ticked or unticked, a new
+/// due date or none. A field left out stays as it is.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct StepChangeInput {
+    pub done: Option<bool>,
+    /// Absent: unchanged; `null`: no date any more.
+    #[serde(deserialize_with = "present")]
+    pub due_date: Option<Option<String>>,
+}
+
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<String>>, D::Error> {
+    Option::<String>::deserialize(d).map(Some)
+}
+
+/// A valid [`StepChangeInput`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StepChange {
+    done: Option<bool>,
+    due: Option<Option<Date>>,
+}
+
+impl StepChangeInput {
+    pub fn parse(&self) -> Result<StepChange, Vec<FieldError>> {
+        let mut e = FieldErrors::default();
+        let due = self.due_date.as_ref().map(|text| match text.as_deref().map(str::trim) {
+            None | Some("") => Some(None),
+            Some(text) => parse_iso(text).map(Some),
+        });
+        e.check(matches!(due, Some(None)), "dueDate", "A due date must be a date (YYYY-MM-DD)");
+        e.finish(|| StepChange { done: self.done, due: due.flatten() })
+    }
+}
+
+impl StepChange {
+    /// Applies the change; true when the item's line in the email changed.
+    /// A new date replaces the deadline as said, and makes the summariser's
+    /// item the owner's, so Regenerate keeps it.
+    pub fn apply_to(self, record: &mut ActionItemRecord) -> bool {
+        if let Some(done) = self.done {
+            record.done = done;
+        }
+        let Some(due) = self.due.filter(|due| *due != record.item.due_date) else { return false };
+        record.item.due_date = due;
+        record.item.due_text = due.map(|date| format!("by {}", spoken(date)));
+        if record.source == Source::Summary {
+            record.source = Source::Edited;
+        }
+        true
+    }
+}
+
+/// A date as a deadline reads in a sentence: "Friday 6 March".
+fn spoken(date: Date) -> String {
+    format!("{} {} {}", date.weekday(), date.day(), date.month())
+}
+
 const FIELD: &str = "actionItems";
 
 /// The owner's whole list of next steps, checked: every item has an action,
@@ -170,6 +228,19 @@ mod tests {
         ActionItemInput { action: Some(action.into()), ..Default::default() }
     }
 
+    fn record(source: Source) -> ActionItemRecord {
+        ActionItemRecord {
+            id: ActionItemId::from_key(1),
+            client: ClientId::from_key(1),
+            owner: UserId::from_key(1),
+            position: 0,
+            item: ActionItem { who: Who::Me, action: "Send the quote".into(), due_text: None, due_date: None },
+            done: false,
+            source,
+            extracted: None,
+        }
+    }
+
     fn message(inputs: &[ActionItemInput]) -> String {
         parse_items(inputs).unwrap_err().into_iter().map(|e| e.message).collect::<Vec<_>>().join("; ")
     }
@@ -206,18 +277,30 @@ mod tests {
         assert_eq!(message(&many), "Next steps must be at most 50 items");
     }
 
+    fn change(json: &str) -> Result<StepChange, String> {
+        let input: StepChangeInput = serde_json::from_str(json).unwrap();
+        input.parse().map_err(|e| e[0].message.clone())
+    }
+
+    #[test]
+    fn a_tracker_change_sets_done_and_a_date_that_the_line_then_reads() {
+        let mut record = record(Source::Summary);
+        assert!(!change(r#"{"done":true}"#).unwrap().apply_to(&mut record));
+        assert!(record.done);
+        assert_eq!(record.source, Source::Summary, "ticking leaves the words the summariser's");
+        assert!(change(r#"{"dueDate":"2026-03-06"}"#).unwrap().apply_to(&mut record));
+        assert_eq!(record.item.line(), "I will send the quote by Friday 6 March.");
+        assert_eq!(record.source, Source::Edited);
+        assert!(record.done, "a date alone leaves done as it was");
+        assert!(!change(r#"{"dueDate":"2026-03-06"}"#).unwrap().apply_to(&mut record), "the same date again");
+        assert!(change(r#"{"dueDate":null}"#).unwrap().apply_to(&mut record));
+        assert_eq!((record.item.due_date, record.item.due_text.as_deref()), (None, None));
+        assert_eq!(change(r#"{"dueDate":"6 March"}"#).unwrap_err(), "A due date must be a date (YYYY-MM-DD)");
+    }
+
     #[test]
     fn an_item_covers_its_action_and_what_the_summariser_first_wrote() {
-        let record = ActionItemRecord {
-            id: ActionItemId::from_key(1),
-            client: ClientId::from_key(1),
-            owner: UserId::from_key(1),
-            position: 0,
-            item: ActionItem { who: Who::Me, action: "Send the quote".into(), due_text: None, due_date: None },
-            done: false,
-            source: Source::Edited,
-            extracted: Some("Send over the quote".into()),
-        };
+        let record = ActionItemRecord { extracted: Some("Send over the quote".into()), ..record(Source::Edited) };
         assert!(record.covers("send  the quote."));
         assert!(record.covers("Send over the quote"));
         assert!(!record.covers("Send the invoice"));

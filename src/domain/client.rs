@@ -56,11 +56,20 @@ impl RecordedAt {
         Ok(Self { unix_ms: unix_ms.min(now), offset_minutes })
     }
 
+    pub fn unix_ms(self) -> i64 {
+        self.unix_ms
+    }
+
     /// The day it was, where it was recorded.
     pub fn local_date(self) -> time::Date {
+        self.date_of(self.unix_ms)
+    }
+
+    /// The day `unix_ms` falls on in the time zone it was recorded in.
+    pub fn date_of(self, unix_ms: i64) -> time::Date {
         let offset =
             time::UtcOffset::from_whole_seconds(i32::from(self.offset_minutes) * 60).unwrap_or(time::UtcOffset::UTC);
-        let at = time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(self.unix_ms) * 1_000_000)
+        let at = time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(unix_ms) * 1_000_000)
             .unwrap_or(time::OffsetDateTime::UNIX_EPOCH);
         at.to_offset(offset).date()
     }
@@ -88,6 +97,9 @@ pub struct ClientRecord {
     /// When the follow-up email was last sent (or filed), Unix milliseconds.
     #[serde(default)]
     pub emailed_at: Option<i64>,
+    /// When the owner said they followed up another way, Unix milliseconds.
+    #[serde(default)]
+    pub followed_up_at: Option<i64>,
 }
 
 /// A client as its owner's browser sees it.
@@ -112,6 +124,8 @@ pub struct Client {
     pub action_items: Vec<ActionItemView>,
     pub created_at: String,
     pub emailed_at: Option<String>,
+    /// When the owner marked it followed up another way.
+    pub followed_up_at: Option<String>,
     /// The processing of the recording; none without a recording.
     pub job: Option<JobView>,
 }
@@ -154,6 +168,19 @@ impl ClientRow {
 }
 
 impl ClientRecord {
+    /// When the meeting was, Unix milliseconds: when its recording was made
+    /// (or, for one from before the browser said, when the client was
+    /// saved). No recording, no meeting.
+    pub fn meeting_at(&self) -> Option<i64> {
+        let recording = self.recording.as_ref()?;
+        Some(recording.recorded.map_or(self.created_at, RecordedAt::unix_ms))
+    }
+
+    /// A summary is there and no follow-up went out, by email or otherwise.
+    pub fn awaits_follow_up(&self) -> bool {
+        self.summary.is_some() && self.emailed_at.is_none() && self.followed_up_at.is_none()
+    }
+
     /// Where the browser gets the photo, naming its version.
     pub fn photo_url(&self) -> Option<String> {
         self.photo.map(|blob| format!("/api/clients/{}/photo?v={blob}", self.id))
@@ -198,6 +225,7 @@ impl Client {
             action_items: items.iter().map(ActionItemRecord::view).collect(),
             created_at: iso_time(r.created_at),
             emailed_at: r.emailed_at.map(iso_time),
+            followed_up_at: r.followed_up_at.map(iso_time),
             job: None,
         }
     }
@@ -369,6 +397,7 @@ impl ClientRecord {
             next_steps: None,
             created_at,
             emailed_at: None,
+            followed_up_at: None,
         }
     }
 }

@@ -6,10 +6,12 @@
 
 pub mod action_item;
 pub mod action_item_record;
+pub mod calendar;
 pub mod client;
 pub mod fields;
 pub mod ids;
 pub mod image;
+pub mod insights;
 pub mod job;
 pub mod signup;
 pub mod template;

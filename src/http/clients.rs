@@ -119,7 +119,7 @@ pub async fn delete(req: &mut Request, depot: &mut Depot) -> AppResult<Json<Mess
 }
 
 /// The client as its owner sees it, with the state of its job.
-fn with_job(state: &AppState, (client, job): (ClientWithSteps, Option<JobRecord>)) -> Client {
+pub(super) fn with_job(state: &AppState, (client, job): (ClientWithSteps, Option<JobRecord>)) -> Client {
     client.view().with_job(job.map(|j| j.view(state.jobs.progress(client.record.id))))
 }
 

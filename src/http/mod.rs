@@ -8,6 +8,8 @@ mod blob;
 mod body;
 mod ca;
 mod ca_profile;
+mod calendar;
+mod calendar_feed;
 mod cards;
 mod client_lists;
 mod client_photo;
@@ -16,8 +18,10 @@ mod clients;
 mod connection;
 pub mod error;
 mod follow_up;
+mod followed_up;
 mod headers;
 mod health;
+mod insights;
 mod install;
 mod job_events;
 mod jobs;
@@ -68,7 +72,17 @@ pub fn service(state: AppState, assets: AssetSource, bench_peers: bool) -> Servi
         .push(Router::with_path("clients/{id}/email").get(follow_up::preview))
         .push(Router::with_path("clients/{id}/email/preview.html").get(follow_up::preview_html))
         .push(Router::with_path("clients/{id}/send-email").post(follow_up::send))
-        .push(Router::with_path("next-steps").get(next_steps::list));
+        .push(Router::with_path("clients/{id}/followed-up").post(followed_up::mark).delete(followed_up::unmark))
+        .push(Router::with_path("next-steps").get(next_steps::list))
+        .push(Router::with_path("next-steps/{id}").patch(next_steps::update))
+        .push(Router::with_path("next-steps/{id}/calendar.ics").get(calendar::step))
+        .push(
+            Router::with_path("profile/calendar-feed")
+                .get(calendar_feed::read)
+                .post(calendar_feed::create)
+                .delete(calendar_feed::revoke),
+        )
+        .push(Router::with_path("insights").get(insights::read));
     let api = Router::with_path("api")
         .hoop(origin::same_origin_writes)
         .push(Router::with_path("health").get(health::health).head(health::health))
@@ -81,6 +95,8 @@ pub fn service(state: AppState, assets: AssetSource, bench_peers: bool) -> Servi
         .push(Router::with_path("auth/reset-password/confirm").post(reset::confirm))
         .push(Router::with_path("install").get(install::info))
         .push(Router::with_path("install/qr.svg").get(install::qr))
+        // Opened by its token, not a session: calendar apps send no cookie.
+        .push(Router::with_path("next-steps.ics").get(calendar::feed))
         .push(admin::router())
         .push(signed_in);
     let api = if bench_peers { api.push(bench_peers::router()) } else { api };

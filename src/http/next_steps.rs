@@ -1,27 +1,38 @@
-//! `GET /api/next-steps?status=open|done`: the signed-in user's next steps
-//! across their clients, soonest due first, undated last.
+//! `/api/next-steps`: the signed-in user's next steps across their clients
+//! (soonest due first, undated last), and a change to one of them. Another
+//! user's step is "Next step not found", exactly like one that does not
+//! exist.
 
 use salvo::prelude::*;
 use serde::Serialize;
 
+use super::body::{SMALL, json};
 use super::error::{AppError, AppResult};
-use super::session::signed_in;
-use super::state::state;
-use crate::domain::action_item_record::ActionItemView;
-use crate::domain::ids::ClientId;
+use super::session::{SignedIn, signed_in};
+use super::state::{AppState, state};
+use crate::domain::action_item_record::{ActionItemView, StepChangeInput};
+use crate::domain::ids::{ActionItemId, ClientId};
+use crate::store::{OwnerView, StoreResult, TrackedStep};
 
-/// A next step with the client it is for.
+/// A next step with the client it is for, as the browser sees it.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct TrackedStep {
+pub struct StepView {
     #[serde(flatten)]
     item: ActionItemView,
     client_id: ClientId,
     client_name: String,
 }
 
+impl From<TrackedStep> for StepView {
+    fn from((item, client_name): TrackedStep) -> Self {
+        Self { item: item.view(), client_id: item.client, client_name }
+    }
+}
+
+/// `GET /api/next-steps?status=open|done`.
 #[handler]
-pub async fn list(req: &mut Request, depot: &mut Depot) -> AppResult<Json<Vec<TrackedStep>>> {
+pub async fn list(req: &mut Request, depot: &mut Depot) -> AppResult<Json<Vec<StepView>>> {
     let done = match req.query::<String>("status").as_deref() {
         None | Some("open") => false,
         Some("done") => true,
@@ -29,10 +40,44 @@ pub async fn list(req: &mut Request, depot: &mut Depot) -> AppResult<Json<Vec<Tr
     };
     let (state, me) = (state(depot)?.clone(), signed_in(depot)?.clone());
     let steps = me.run(&state.store, move |mine| mine.next_steps(done)).await?;
-    Ok(Json(
-        steps
-            .into_iter()
-            .map(|(item, client_name)| TrackedStep { item: item.view(), client_id: item.client, client_name })
-            .collect(),
-    ))
+    Ok(Json(steps.into_iter().map(StepView::from).collect()))
+}
+
+/// `PATCH /api/next-steps/{id}` with `done` and/or `dueDate`.
+#[handler]
+pub async fn update(req: &mut Request, depot: &mut Depot) -> AppResult<Json<StepView>> {
+    let route = StepRoute::of(req, depot)?;
+    let input: StepChangeInput = json(req, SMALL).await?;
+    let change = input.parse().map_err(AppError::invalid)?;
+    let step = route.run(move |mine, id| mine.change_next_step(id, change)).await?;
+    Ok(Json(step.into()))
+}
+
+/// What a handler of one step (`/api/next-steps/{id}…`) starts from.
+pub struct StepRoute {
+    state: AppState,
+    me: SignedIn,
+    id: ActionItemId,
+}
+
+impl StepRoute {
+    pub fn of(req: &Request, depot: &Depot) -> AppResult<Self> {
+        let (state, me) = (state(depot)?.clone(), signed_in(depot)?.clone());
+        let id = req.param::<ActionItemId>("id").ok_or_else(step_not_found)?;
+        Ok(Self { state, me, id })
+    }
+
+    /// Runs `f` on the user's view with the step's id, off the executor.
+    pub async fn run<T, F>(&self, f: F) -> AppResult<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(OwnerView<'_>, ActionItemId) -> StoreResult<T> + Send + 'static,
+    {
+        let id = self.id;
+        self.me.run(&self.state.store, move |mine| f(mine, id)).await.map_err(AppError::or_store(step_not_found))
+    }
+}
+
+fn step_not_found() -> AppError {
+    AppError::not_found("Next step not found")
 }

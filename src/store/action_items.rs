@@ -5,8 +5,7 @@
 use redb::{ReadTransaction, ReadableTable, WriteTransaction};
 
 use super::codec::{decode, encode};
-use super::tables::{ACTION_ITEMS, ACTION_ITEMS_BY_CLIENT, ACTION_ITEMS_BY_DUE, CLIENTS};
-use super::views::OwnerView;
+use super::tables::{ACTION_ITEMS, ACTION_ITEMS_BY_CLIENT, ACTION_ITEMS_BY_DUE};
 use super::{StoreError, StoreResult, meta};
 use crate::domain::action_item::{ActionItem, Who, next_steps_text};
 use crate::domain::action_item_record::{ActionItemRecord, ItemEdit, Source};
@@ -38,29 +37,6 @@ fn list(
     Ok(found)
 }
 
-impl OwnerView<'_> {
-    /// The owner's next steps across their clients, done or open, soonest
-    /// due first and undated last, each with its client's name.
-    pub fn next_steps(&self, done: bool) -> StoreResult<Vec<(ActionItemRecord, String)>> {
-        let tx = self.store.read()?;
-        let (index, items, clients) =
-            (tx.open_table(ACTION_ITEMS_BY_DUE)?, tx.open_table(ACTION_ITEMS)?, tx.open_table(CLIENTS)?);
-        let owner = self.owner.key();
-        let mut found = Vec::new();
-        for entry in index.range((owner, i32::MIN, 0)..=(owner, i32::MAX, u64::MAX))? {
-            let Some(value) = items.get(entry?.0.value().2)? else { continue };
-            let item: ActionItemRecord = decode(value.value())?;
-            if item.done != done {
-                continue;
-            }
-            let Some(client) = clients.get(item.client.key())? else { continue };
-            let client: ClientRecord = decode(client.value())?;
-            found.push((item, client.name));
-        }
-        Ok(found)
-    }
-}
-
 /// The summariser's new items for `client`. What the owner edited, added or
 /// ticked off stays, first; the summariser's untouched items are replaced,
 /// and a new one the kept items already stand for is not added again.
@@ -72,10 +48,18 @@ pub(super) fn save_extracted(
     let old = items_in(tx, client.id)?;
     let mut kept: Vec<ActionItemRecord> = old.iter().filter(|item| !item.replaceable()).cloned().collect();
     for item in extracted {
-        if !kept.iter().any(|k| k.covers(&item.action)) {
-            let first_words = Some(item.action.clone());
-            kept.push(new_item(tx, client, item, Source::Summary, first_words)?);
+        if kept.iter().any(|k| k.covers(&item.action)) {
+            continue;
         }
+        // A step written again keeps its id, so a calendar subscribed to the
+        // owner's feed updates its event rather than adding a second one.
+        let again =
+            old.iter().find(|o| o.replaceable() && o.covers(&item.action) && !kept.iter().any(|k| k.id == o.id));
+        let first_words = Some(item.action.clone());
+        kept.push(match again {
+            Some(again) => record(again.id, client, item, Source::Summary, first_words),
+            None => new_item(tx, client, item, Source::Summary, first_words)?,
+        });
     }
     rewrite(tx, client, &old, &mut kept)?;
     client.next_steps = Some(next_steps_text(kept.iter().map(|k| &k.item))).filter(|text| !text.is_empty());
@@ -207,16 +191,18 @@ fn new_item(
     source: Source,
     extracted: Option<String>,
 ) -> StoreResult<ActionItemRecord> {
-    Ok(ActionItemRecord {
-        id: ActionItemId::from_key(meta::next_id(tx, "action_items")?),
-        client: client.id,
-        owner: client.owner,
-        position: 0,
-        item,
-        done: false,
-        source,
-        extracted,
-    })
+    let id = ActionItemId::from_key(meta::next_id(tx, "action_items")?);
+    Ok(record(id, client, item, source, extracted))
+}
+
+fn record(
+    id: ActionItemId,
+    client: &ClientRecord,
+    item: ActionItem,
+    source: Source,
+    extracted: Option<String>,
+) -> ActionItemRecord {
+    ActionItemRecord { id, client: client.id, owner: client.owner, position: 0, item, done: false, source, extracted }
 }
 
 /// Replaces the client's rows `old` with `new`, numbered in order.
@@ -238,14 +224,14 @@ fn rewrite(
     Ok(())
 }
 
-fn put(tx: &WriteTransaction, item: &ActionItemRecord) -> StoreResult<()> {
+pub(super) fn put(tx: &WriteTransaction, item: &ActionItemRecord) -> StoreResult<()> {
     tx.open_table(ACTION_ITEMS)?.insert(item.id.key(), encode(item)?.as_slice())?;
     tx.open_table(ACTION_ITEMS_BY_CLIENT)?.insert((item.client.key(), item.id.key()), ())?;
     tx.open_table(ACTION_ITEMS_BY_DUE)?.insert(due_key(item), ())?;
     Ok(())
 }
 
-fn remove(tx: &WriteTransaction, item: &ActionItemRecord) -> StoreResult<()> {
+pub(super) fn remove(tx: &WriteTransaction, item: &ActionItemRecord) -> StoreResult<()> {
     tx.open_table(ACTION_ITEMS)?.remove(item.id.key())?;
     tx.open_table(ACTION_ITEMS_BY_CLIENT)?.remove((item.client.key(), item.id.key()))?;
     tx.open_table(ACTION_ITEMS_BY_DUE)?.remove(due_key(item))?;

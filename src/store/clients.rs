@@ -111,6 +111,15 @@ impl OwnerView<'_> {
         })
     }
 
+    /// Notes that the owner followed up another way at `at`, or (`None`)
+    /// takes that back.
+    pub fn mark_followed_up(&self, id: ClientId, at: Option<i64>) -> StoreResult<ClientRecord> {
+        self.change_client(id, |client, _| {
+            client.followed_up_at = at;
+            Ok(())
+        })
+    }
+
     /// Removes the client with its photo and recording.
     pub fn delete_client(&self, id: ClientId) -> StoreResult<()> {
         let (owner, tx) = (self.owner, self.store.write()?);
@@ -219,12 +228,12 @@ pub(super) fn delete_clients_of(tx: &WriteTransaction, owner: UserId) -> StoreRe
     Ok(())
 }
 
-fn read_owned(tx: &ReadTransaction, owner: UserId, id: ClientId) -> StoreResult<ClientRecord> {
+pub(super) fn read_owned(tx: &ReadTransaction, owner: UserId, id: ClientId) -> StoreResult<ClientRecord> {
     let found: Option<ClientRecord> = tx.open_table(CLIENTS)?.get(id.key())?.map(|v| decode(v.value())).transpose()?;
     found.filter(|c| c.owner == owner).ok_or(StoreError::NotFound)
 }
 
-fn clients_of(tx: &ReadTransaction, owner: UserId) -> StoreResult<Vec<ClientRecord>> {
+pub(super) fn clients_of(tx: &ReadTransaction, owner: UserId) -> StoreResult<Vec<ClientRecord>> {
     let index = tx.open_table(CLIENTS_BY_OWNER)?;
     let table = tx.open_table(CLIENTS)?;
     let mut clients = Vec::new();

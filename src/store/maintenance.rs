@@ -50,6 +50,8 @@ impl Store {
         copy(&from, &to, ACTION_ITEMS)?;
         copy(&from, &to, ACTION_ITEMS_BY_CLIENT)?;
         copy(&from, &to, ACTION_ITEMS_BY_DUE)?;
+        copy(&from, &to, CALENDAR_FEEDS)?;
+        copy(&from, &to, CALENDAR_FEED_OF_USER)?;
         to.commit()?;
         drop(out);
         std::fs::rename(&partial, path)

@@ -14,6 +14,7 @@ const STEPS: [fn(&WriteTransaction) -> StoreResult<()>; SCHEMA_VERSION as usize]
     create_jobs_table,
     create_signup_tables,
     create_action_item_tables,
+    create_calendar_feed_tables,
 ];
 
 pub(super) fn run(db: &Database) -> StoreResult<()> {
@@ -92,5 +93,13 @@ fn create_action_item_tables(tx: &WriteTransaction) -> StoreResult<()> {
     tx.open_table(ACTION_ITEMS)?;
     tx.open_table(ACTION_ITEMS_BY_CLIENT)?;
     tx.open_table(ACTION_ITEMS_BY_DUE)?;
+    Ok(())
+}
+
+/// Version 8: private calendar feeds of next steps.
+fn create_calendar_feed_tables(tx: &WriteTransaction) -> StoreResult<()> {
+    use super::tables::*;
+    tx.open_table(CALENDAR_FEEDS)?;
+    tx.open_table(CALENDAR_FEED_OF_USER)?;
     Ok(())
 }

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::codec::{decode, encode};
 use super::tables::{CLIENTS, JOBS, RESET_TOKENS, USERS};
-use super::{StoreError, StoreResult, sessions};
+use super::{StoreError, StoreResult, calendar_feeds, sessions};
 use crate::domain::client::ClientRecord;
 use crate::domain::ids::{ClientId, TokenHash, UserId};
 use crate::domain::job::JobRecord;
@@ -48,9 +48,11 @@ pub(super) fn delete_resets_of(tx: &WriteTransaction, user: UserId) -> StoreResu
 }
 
 /// What proved the old password or reached the old e-mail address stops
-/// working: every session but `keep`, and every pending reset link.
+/// working: every session but `keep`, the calendar feed (a link made from
+/// a stolen session must not outlive it), and every pending reset link.
 pub(super) fn end_credentials(tx: &WriteTransaction, user: UserId, keep: Option<&TokenHash>) -> StoreResult<()> {
     sessions::revoke_user_sessions(tx, user, keep)?;
+    calendar_feeds::revoke_calendar_feed_in(tx, user)?;
     delete_resets_of(tx, user)
 }
 

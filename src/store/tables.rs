@@ -49,3 +49,7 @@ pub(super) const ACTION_ITEMS_BY_CLIENT: TableDefinition<(u64, u64), ()> =
 /// user's next steps, soonest due first.
 pub(super) const ACTION_ITEMS_BY_DUE: TableDefinition<(u64, i32, u64), ()> =
     TableDefinition::new("action_items_by_due");
+/// hash of a calendar feed's token → the feed (its owner, since when).
+pub(super) const CALENDAR_FEEDS: TableDefinition<&[u8], &[u8]> = TableDefinition::new("calendar_feeds");
+/// user id → hash of that user's calendar feed token (one feed each).
+pub(super) const CALENDAR_FEED_OF_USER: TableDefinition<u64, &[u8]> = TableDefinition::new("calendar_feed_of_user");

@@ -19,7 +19,7 @@ pub fn admin_browser(base: &str, username: &str) -> Browser {
     sign_in_admin(Browser::new(base), username)
 }
 
-const ADMIN_ROUTES: [(&str, &str); 14] = [
+const ADMIN_ROUTES: [(&str, &str); 15] = [
     ("GET", "/api/admin/users/1/picture"),
     ("GET", "/api/admin/session"),
     ("GET", "/api/admin/users"),
@@ -34,6 +34,7 @@ const ADMIN_ROUTES: [(&str, &str); 14] = [
     ("GET", "/api/admin/signup-policy"),
     ("PUT", "/api/admin/signup-policy"),
     ("POST", "/api/admin/invitations"),
+    ("GET", "/api/admin/insights"),
 ];
 
 #[test]
@@ -164,6 +165,7 @@ fn deleting_a_user_removes_everything_of_theirs() {
         json!({"clientData": {"name": "Kept Client", "email": "k@client.example", "phone": "555 123 4567"}}),
     );
     let doomed_id: debrief::domain::ids::UserId = doomed.get("/api/auth/me").body["id"].to_string().parse().unwrap();
+    let feed = doomed.post("/api/profile/calendar-feed", json!({})).body["path"].as_str().unwrap().to_owned();
 
     let mut admin = admin_browser(&app.url, "boss");
     let users = admin.get("/api/admin/users");
@@ -181,6 +183,7 @@ fn deleting_a_user_removes_everything_of_theirs() {
     assert!(all.text.contains("\"createdByEmail\":\"doomed@example.com\""));
     assert_eq!(admin.delete(&format!("/api/admin/users/{doomed_id}")).status, 200);
     assert_eq!(doomed.get("/api/auth/me").status, 401, "their sessions end");
+    assert_eq!(Browser::new(&app.url).get(&feed).status, 404, "their calendar feed ends");
     assert_eq!(admin.get("/api/admin/clients").body.as_array().unwrap().len(), 1);
 
     assert!(app.terminate().success());

@@ -25,7 +25,7 @@ pub fn create(user: &mut Browser, name: &str) -> u64 {
 }
 
 /// A 16 kHz mono 16-bit WAV of `seconds`, as the recorder makes.
-fn wav(seconds: f32) -> Vec<u8> {
+pub fn wav(seconds: f32) -> Vec<u8> {
     let spec = hound::WavSpec {
         channels: 1,
         sample_rate: 16_000,

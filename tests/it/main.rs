@@ -17,6 +17,7 @@ mod first_run;
 mod follow_up;
 mod fuzz;
 mod fuzz_images;
+mod insights;
 mod install;
 mod instance;
 mod jobs;

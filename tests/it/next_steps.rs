@@ -149,7 +149,7 @@ fn a_list_of_next_steps_that_breaks_a_rule_is_refused_and_nothing_changes() {
 }
 
 #[test]
-fn regenerate_replaces_only_the_steps_nobody_touched_and_dates_them_by_the_phones_day() {
+fn regenerate_rewrites_only_the_steps_nobody_touched_keeping_their_ids_and_dates_them_by_the_phones_day() {
     let models = models_folder(&["whisper-tiny.en-ct2"]);
     let data = tempfile::tempdir().unwrap();
     let app = serve(data.path(), models.path(), &["--summariser", "lexical"]);
@@ -186,6 +186,13 @@ fn regenerate_replaces_only_the_steps_nobody_touched_and_dates_them_by_the_phone
     let untouched: Vec<Value> =
         items(&reply.body).into_iter().filter(|i| i["source"] == "summary").map(|i| i["id"].clone()).collect();
     assert!(!untouched.is_empty());
+    // The tracker ticks the edited step off and moves its date.
+    let tracked = user.call(
+        "PATCH",
+        &format!("/api/next-steps/{}", proposal["id"]),
+        Some(json!({"done": true, "dueDate": "2026-03-09"})),
+    );
+    assert_eq!(tracked.status, 200, "{}", tracked.text);
 
     let reply = user.post(&format!("/api/clients/{id}/summary/regenerate"), Value::Null);
     assert_eq!(reply.status, 202, "{}", reply.text);
@@ -194,14 +201,16 @@ fn regenerate_replaces_only_the_steps_nobody_touched_and_dates_them_by_the_phone
     let actions: Vec<&str> = after.iter().map(|i| i["action"].as_str().unwrap()).collect();
     assert_eq!(after[0]["id"], proposal["id"], "the edited step stays, first: {actions:?}");
     assert_eq!(after[0]["source"], "edited");
+    assert_eq!((&after[0]["done"], &after[0]["dueDate"]), (&json!(true), &json!("2026-03-09")), "{}", after[0]);
     assert!(actions.contains(&"Share the audit dates"), "{actions:?}");
     assert_eq!(
         actions.iter().filter(|a| a.contains("proposal")).count(),
         1,
         "the edited step is not listed again: {actions:?}"
     );
-    assert!(after.iter().all(|i| !untouched.contains(&i["id"])), "untouched steps are replaced: {after:?}");
-    assert!(actions.iter().any(|a| a.contains("guarantee")), "the untouched step is written anew: {actions:?}");
+    let guarantee = after.iter().find(|i| i["action"].as_str().unwrap().contains("guarantee"));
+    let guarantee = guarantee.unwrap_or_else(|| panic!("the untouched step is written anew: {actions:?}"));
+    assert!(untouched.contains(&guarantee["id"]), "written again, it keeps its id (and its calendar event): {after:?}");
     let lines: Vec<&str> = client["nextSteps"].as_str().unwrap().lines().collect();
     assert_eq!(lines.len(), after.len(), "{client}");
 }

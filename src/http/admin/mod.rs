@@ -5,6 +5,7 @@
 //! or written, without an admin's live session.
 
 mod clients;
+mod insights;
 mod login;
 mod signup;
 mod template;
@@ -62,6 +63,7 @@ pub fn router() -> Router {
                 .push(Router::with_path("users/{id}").put(users::update).delete(users::delete))
                 .push(Router::with_path("users/{id}/picture").get(users::picture))
                 .push(Router::with_path("clients").get(clients::list))
+                .push(Router::with_path("insights").get(insights::read))
                 .push(Router::with_path("clients/{id}").put(clients::update).delete(clients::delete))
                 .push(Router::with_path("email-template").get(template::read).put(template::update))
                 .push(Router::with_path("signup-policy").get(signup::read).put(signup::update))
