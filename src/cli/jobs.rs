@@ -1,4 +1,5 @@
-//! `debrief jobs list|retry`: the transcription and summary jobs.
+//! `debrief jobs list|retry|export`: the transcription and summary jobs,
+//! and the transcripts they wrote.
 
 use clap::Subcommand;
 
@@ -21,6 +22,14 @@ pub enum JobsCommand {
         /// The client's id (the first column of `debrief jobs list`).
         client: ClientId,
     },
+    /// Print a client's transcript with its times: plain text, SubRip
+    /// subtitles or WebVTT.
+    Export {
+        /// The client's id (the first column of `debrief jobs list`).
+        client: ClientId,
+        #[arg(long, default_value = "txt", value_parser = ["txt", "srt", "vtt"])]
+        format: String,
+    },
 }
 
 pub fn run(data_dir: &DataDir, command: JobsCommand) -> anyhow::Result<i32> {
@@ -32,6 +41,9 @@ pub fn run(data_dir: &DataDir, command: JobsCommand) -> anyhow::Result<i32> {
         },
         JobsCommand::Retry { client } => {
             remote::print(&remote::run(data_dir, Request::JobRetry { client }, default_context)?)
+        }
+        JobsCommand::Export { client, format } => {
+            remote::print(&remote::run(data_dir, Request::TranscriptExport { client, format }, default_context)?)
         }
     }
     Ok(0)

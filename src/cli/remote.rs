@@ -50,6 +50,7 @@ pub fn default_context() -> Context {
 pub fn print(response: &Response) {
     match response {
         Response::Done { message } => println!("{message}"),
+        Response::Export { text } => print!("{text}"),
         Response::Admins { usernames } => usernames.iter().for_each(|u| println!("{u}")),
         Response::Users { users } => {
             for u in users {

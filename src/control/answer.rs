@@ -65,6 +65,9 @@ pub fn answer(store: &Store, context: &Context, request: Request) -> Response {
         Request::JobRetry { client } => {
             jobs::retry(admin, client).map(|_| done(format!("the job of client {client} is queued again")))
         }
+        Request::TranscriptExport { client, format } => {
+            jobs::export(admin, client, &format).map(|text| Response::Export { text })
+        }
         // Only a running server has jobs waiting; without one the next start looks anyway.
         Request::ModelsChanged => Ok(done("no server is running; the next start uses the installed models".into())),
     };

@@ -77,6 +77,11 @@ pub enum Request {
     JobRetry {
         client: ClientId,
     },
+    /// A client's transcript as txt, srt or vtt.
+    TranscriptExport {
+        client: ClientId,
+        format: String,
+    },
     /// Models were installed or removed: jobs waiting for one try again.
     ModelsChanged,
 }
@@ -109,6 +114,10 @@ pub enum Response {
     },
     Invitation {
         invitation: Invitation,
+    },
+    /// A file's text, printed as it is.
+    Export {
+        text: String,
     },
     Error {
         message: String,

@@ -16,6 +16,7 @@ pub mod job;
 pub mod signup;
 pub mod template;
 pub mod text;
+pub mod transcript;
 pub mod user;
 pub mod wav;
 

@@ -35,6 +35,7 @@ mod reset;
 mod session;
 mod signup;
 mod state;
+mod transcript;
 
 use salvo::catcher::Catcher;
 use salvo::http::ResBody;
@@ -72,6 +73,9 @@ pub fn service(state: AppState, assets: AssetSource, bench_peers: bool) -> Servi
         .push(Router::with_path("clients/{id}/email").get(follow_up::preview))
         .push(Router::with_path("clients/{id}/email/preview.html").get(follow_up::preview_html))
         .push(Router::with_path("clients/{id}/send-email").post(follow_up::send))
+        .push(Router::with_path("clients/{id}/transcript").get(transcript::read).put(transcript::correct))
+        .push(Router::with_path("clients/{id}/transcript/corrections").delete(transcript::undo))
+        .push(Router::with_path("clients/{id}/transcript/export").get(transcript::export))
         .push(Router::with_path("clients/{id}/followed-up").post(followed_up::mark).delete(followed_up::unmark))
         .push(Router::with_path("next-steps").get(next_steps::list))
         .push(Router::with_path("next-steps/{id}").patch(next_steps::update))

@@ -10,6 +10,7 @@ use super::engines::Loaded;
 use crate::clock::now_ms;
 use crate::domain::client::{ClientRecord, RecordedAt};
 use crate::domain::job::{JobRecord, Stage};
+use crate::domain::transcript::{Segment, TranscriptRecord};
 use crate::domain::user::UserRecord;
 use crate::engine::EngineError;
 use crate::summarise::MeetingContext;
@@ -66,7 +67,10 @@ fn transcribe(shared: &Shared, loaded: &mut Loaded, job: JobRecord) -> Result<Jo
         words = transcript.text.split_whitespace().count(),
         "transcribed a recording"
     );
-    match shared.store.as_worker().save_transcription(job.client, transcript.text, now_ms()) {
+    let segments =
+        transcript.segments.into_iter().map(|s| Segment { start_ms: s.start_ms, end_ms: s.end_ms, text: s.text });
+    let kept = TranscriptRecord::recognised(segments.collect());
+    match shared.store.as_worker().save_transcription(job.client, kept, now_ms()) {
         Ok(Some(next)) => {
             shared.live.changed(next.clone(), 0);
             Ok(next)

@@ -1,5 +1,5 @@
-//! `debrief jobs list|retry`: the processing of every recording, for the
-//! operator of the box.
+//! `debrief jobs list|retry|export`: the processing of every recording, and
+//! what it wrote, for the operator of the box.
 
 use std::collections::HashMap;
 
@@ -9,6 +9,7 @@ use super::{OpError, OpResult};
 use crate::clock::now_ms;
 use crate::domain::ids::{ClientId, UserId};
 use crate::domain::job::{JobRecord, JobStatus};
+use crate::domain::transcript::Export;
 use crate::domain::user::iso_time;
 use crate::store::AdminView;
 
@@ -49,4 +50,13 @@ pub fn list(admin: &AdminView<'_>) -> OpResult<Vec<JobLine>> {
 pub fn retry(admin: &AdminView<'_>, client: ClientId) -> OpResult<JobRecord> {
     let owner = admin.for_owner_of(client).map_err(OpError::or_store(|| format!("no client has id {client}")))?;
     Ok(owner.retry_job(client, now_ms())?)
+}
+
+/// Client `client`'s transcript in `format` (txt, srt or vtt).
+pub fn export(admin: &AdminView<'_>, client: ClientId, format: &str) -> OpResult<String> {
+    let format = Export::parse(format).ok_or_else(|| OpError::Failed("the format must be txt, srt or vtt".into()))?;
+    let owner = admin.for_owner_of(client).map_err(OpError::or_store(|| format!("no client has id {client}")))?;
+    let (_, transcript) = owner.transcript(client)?;
+    let transcript = transcript.ok_or_else(|| OpError::Failed(format!("client {client} has no transcript yet")))?;
+    Ok(format.render(&transcript.segments))
 }

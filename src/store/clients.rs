@@ -8,6 +8,7 @@ use super::blobs::{Blob, delete_blob, put_blob, read_blob, seal_blob};
 use super::codec::decode;
 use super::records::{owned, put_client, queue_job, remove_job};
 use super::tables::{CLIENTS, CLIENTS_BY_OWNER, IDEMPOTENCY, JOBS};
+use super::transcripts::remove_transcript;
 use super::views::{AdminView, OwnerView};
 use super::{StoreError, StoreResult, meta};
 use crate::domain::client::{ClientRecord, ClientWithSteps, ContactDetails, Recording, Texts};
@@ -158,6 +159,8 @@ impl OwnerView<'_> {
                 delete_blob(tx, old.blob)?;
             }
             client.recording = Some(recording);
+            // The old recording's times are no new recording's.
+            remove_transcript(tx, client.id)?;
             queue_job(tx, client, now)
         })
     }
@@ -207,6 +210,7 @@ fn remove_client(tx: &WriteTransaction, client: &ClientRecord) -> StoreResult<()
     tx.open_table(CLIENTS)?.remove(client.id.key())?;
     tx.open_table(CLIENTS_BY_OWNER)?.remove((client.owner.key(), client.id.key()))?;
     remove_items_of(tx, client.id)?;
+    remove_transcript(tx, client.id)?;
     remove_job(tx, client.id)?;
     Ok(())
 }

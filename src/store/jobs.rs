@@ -11,12 +11,14 @@ use super::blobs::Blob;
 use super::codec::{decode, encode};
 use super::records::{owned, put_client, put_job, read_job};
 use super::tables::JOBS;
+use super::transcripts::put_transcript;
 use super::views::{AdminView, OwnerView, WorkerView};
 use super::{StoreError, StoreResult};
 use crate::domain::action_item::ActionItem;
 use crate::domain::client::{ClientRecord, ClientWithSteps};
 use crate::domain::ids::ClientId;
 use crate::domain::job::{JobRecord, JobState, MAX_ATTEMPTS, Stage};
+use crate::domain::transcript::TranscriptRecord;
 
 /// What [`WorkerView::claim_job`] found.
 #[derive(Debug, Default)]
@@ -189,11 +191,17 @@ impl WorkerView<'_> {
 
     /// Keeps the transcript and moves the job on to summarising, in one
     /// transaction, so a restart never transcribes twice.
-    pub fn save_transcription(&self, client: ClientId, text: String, now: i64) -> StoreResult<Option<JobRecord>> {
+    pub fn save_transcription(
+        &self,
+        client: ClientId,
+        transcript: TranscriptRecord,
+        now: i64,
+    ) -> StoreResult<Option<JobRecord>> {
         self.change_job(client, now, |job, tx| {
             let mut record = owned(tx, job.owner, client)?;
-            record.transcription = Some(text);
+            record.transcription = Some(transcript.text());
             put_client(tx, &record)?;
+            put_transcript(tx, client, &transcript)?;
             job.stage = Stage::Summarise;
             job.attempts = 1;
             Ok(())

@@ -52,6 +52,7 @@ impl Store {
         copy(&from, &to, ACTION_ITEMS_BY_DUE)?;
         copy(&from, &to, CALENDAR_FEEDS)?;
         copy(&from, &to, CALENDAR_FEED_OF_USER)?;
+        copy(&from, &to, TRANSCRIPTS)?;
         to.commit()?;
         drop(out);
         std::fs::rename(&partial, path)

@@ -15,6 +15,7 @@ const STEPS: [fn(&WriteTransaction) -> StoreResult<()>; SCHEMA_VERSION as usize]
     create_signup_tables,
     create_action_item_tables,
     create_calendar_feed_tables,
+    create_transcripts_table,
 ];
 
 pub(super) fn run(db: &Database) -> StoreResult<()> {
@@ -101,5 +102,12 @@ fn create_calendar_feed_tables(tx: &WriteTransaction) -> StoreResult<()> {
     use super::tables::*;
     tx.open_table(CALENDAR_FEEDS)?;
     tx.open_table(CALENDAR_FEED_OF_USER)?;
+    Ok(())
+}
+
+/// Version 9: transcripts as timed segments. A transcript from before is
+/// read as one segment spanning its recording.
+fn create_transcripts_table(tx: &WriteTransaction) -> StoreResult<()> {
+    tx.open_table(super::tables::TRANSCRIPTS)?;
     Ok(())
 }

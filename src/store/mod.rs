@@ -24,6 +24,7 @@ mod sessions;
 mod signup;
 mod tables;
 mod templates;
+mod transcripts;
 mod users;
 mod views;
 

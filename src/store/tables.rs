@@ -53,3 +53,6 @@ pub(super) const ACTION_ITEMS_BY_DUE: TableDefinition<(u64, i32, u64), ()> =
 pub(super) const CALENDAR_FEEDS: TableDefinition<&[u8], &[u8]> = TableDefinition::new("calendar_feeds");
 /// user id → hash of that user's calendar feed token (one feed each).
 pub(super) const CALENDAR_FEED_OF_USER: TableDefinition<u64, &[u8]> = TableDefinition::new("calendar_feed_of_user");
+/// client id → its transcript as timed segments, and the recogniser's own
+/// while the owner's correction stands.
+pub(super) const TRANSCRIPTS: TableDefinition<u64, &[u8]> = TableDefinition::new("transcripts");

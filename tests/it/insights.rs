@@ -4,9 +4,6 @@
 //! calendar apps read it, and the figures and the clients waiting for a
 //! follow-up follow what was sent.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
 use serde_json::{Value, json};
 use time::{Duration, OffsetDateTime};
 
@@ -14,6 +11,7 @@ use crate::admin::{admin_browser, create_admin};
 use crate::browser::{Browser, signed_in_user};
 use crate::clients::{create, upload_with, wav};
 use crate::harness::{client, spawn_app, spawn_app_with};
+use crate::python::read_with;
 use crate::smtp::SmtpServer;
 
 const PASSWORD: &str = "correct horse";
@@ -58,17 +56,8 @@ for e in cal.walk("VEVENT"):
     })
 print(json.dumps(events))
 "#;
-    let python = std::env::var("DEBRIEF_TEST_PYTHON").unwrap_or_else(|_| "python3".to_owned());
-    let mut child = Command::new(&python)
-        .args(["-c", READ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot run {python} ({e}); scripts/test installs icalendar"));
-    child.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success(), "icalendar could not read the calendar:\n{text}");
-    serde_json::from_slice(&out.stdout).unwrap()
+    let events = read_with(READ, text);
+    events.as_array().unwrap().clone()
 }
 
 /// GET `path` with no cookie, as a calendar app polls: status, content

@@ -3,6 +3,7 @@
 
 mod browser;
 mod harness;
+mod python;
 mod smtp;
 mod speech;
 
@@ -32,6 +33,7 @@ mod signup;
 mod spam;
 mod summarise;
 mod tls;
+mod transcript;
 mod vosk;
 mod whisper;
 mod writers;
