@@ -53,4 +53,11 @@ impl Transcript {
 pub trait Transcriber: Send {
     /// `samples` are 16 kHz mono in [-1, 1].
     fn transcribe(&mut self, samples: &[f32], progress: Progress<'_>) -> Result<Transcript, EngineError>;
+
+    /// A line in the words the next recordings are likely to use (who
+    /// meets whom, their companies), so that an engine that reads context
+    /// spells those names as written there; empty forgets it. Whisper reads
+    /// it as the text before the recording; Vosk can only narrow its
+    /// vocabulary, not lean it, and ignores it.
+    fn expect(&mut self, _hint: &str) {}
 }

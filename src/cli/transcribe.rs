@@ -23,6 +23,10 @@ pub struct TranscribeArgs {
     /// Print JSON: the text, the timed segments and how long each part took.
     #[arg(long)]
     json: bool,
+    /// A line naming who and which companies the recording is about, so
+    /// Whisper spells them so ("Meeting with Ana Silva at Banco Azul.").
+    #[arg(long, default_value = "")]
+    hint: String,
 }
 
 #[derive(Debug, Args)]
@@ -111,6 +115,7 @@ pub fn transcribe(models: &ModelsDir, args: TranscribeArgs) -> anyhow::Result<i3
         .map_err(|e| anyhow::anyhow!("{}: {e}", args.file.display()))?;
     let started = Instant::now();
     let mut engine = crate::asr::load(args.asr, models)?;
+    engine.expect(&args.hint);
     let load_ms = elapsed_ms(started);
     let started = Instant::now();
     let mut progress = Progress::percent("transcribing");

@@ -58,7 +58,10 @@ fn transcribe(shared: &Shared, loaded: &mut Loaded, job: JobRecord) -> Result<Jo
     let recording = recording.ok_or_else(|| Stop::Failed("The client has no recording.".into()))?;
     let bytes = shared.store.blob_range(&recording, 0, recording.size()).map_err(gone_or_failed)?;
     let samples = crate::asr::audio::read_wav(Cursor::new(bytes)).map_err(|e| Stop::Failed(e.to_string()))?;
+    let user = shared.store.as_worker().owner(&job).map_err(gone_or_failed)?;
+    let client = shared.store.as_worker().client(&job).map_err(gone_or_failed)?;
     let transcriber = loaded.transcriber(&shared.engines).map_err(asr_stop)?;
+    transcriber.expect(&spelling_hint(user.as_ref(), &client));
     let transcript =
         transcriber.transcribe(&samples, &mut |percent| shared.live.report(&job, percent)).map_err(asr_stop)?;
     tracing::info!(
@@ -122,6 +125,31 @@ fn meeting_context(job: &JobRecord, user: Option<&UserRecord>, client: &ClientRe
     MeetingContext { date, me, client: Some(client.name.clone()).filter(|n| !n.trim().is_empty()) }
 }
 
+/// Who meets whom, as the card and the profile spell them: "Meeting with
+/// Ana Silva, Head of Procurement at Banco Azul, and Tom Reid of Northwind
+/// Advisory." The recogniser then writes those names as written here.
+fn spelling_hint(user: Option<&UserRecord>, client: &ClientRecord) -> String {
+    let words = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut them = words(&client.name);
+    if let Some(position) = client.position.as_deref().map(words).filter(|p| !p.is_empty()) {
+        them = format!("{them}, {position}");
+    }
+    if let Some(company) = client.company.as_deref().map(words).filter(|c| !c.is_empty()) {
+        them = format!("{them} at {company}");
+    }
+    let me = user.map(|u| {
+        let name = words(&format!("{} {}", u.first_name, u.last_name));
+        match words(&u.company) {
+            company if company.is_empty() => name,
+            company => format!("{name} of {company}"),
+        }
+    });
+    match me.filter(|me| !me.is_empty()) {
+        Some(me) => format!("Meeting with {them}, and {me}."),
+        None => format!("Meeting with {them}."),
+    }
+}
+
 fn gone_or_failed(e: crate::store::StoreError) -> Stop {
     match e {
         crate::store::StoreError::NotFound => Stop::Gone,
@@ -163,6 +191,8 @@ fn summary_stop(e: EngineError) -> Stop {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::client::ClientInput;
+    use crate::domain::ids::{ClientId, UserId};
 
     #[test]
     fn a_broken_model_or_engine_reaches_the_user_without_its_detail() {
@@ -179,5 +209,18 @@ mod tests {
             panic!("a wait")
         };
         assert!(hint.contains("debrief models install x"), "an install hint is for people: {hint}");
+    }
+
+    #[test]
+    fn the_hint_names_both_sides_as_the_card_and_the_profile_spell_them() {
+        let input = ClientInput {
+            name: Some("Ana  Silva".into()),
+            email: Some("ana@bancoazul.example".into()),
+            phone: Some("+351 21 000 0000".into()),
+            company: Some("Banco Azul".into()),
+            position: Some("Head of Procurement".into()),
+        };
+        let client = ClientRecord::new(ClientId::from_key(1), UserId::from_key(1), input.parse().unwrap(), 0);
+        assert_eq!(spelling_hint(None, &client), "Meeting with Ana Silva, Head of Procurement at Banco Azul.");
     }
 }

@@ -136,12 +136,13 @@ fn a_spoken_meeting_becomes_a_transcript_summary_and_next_steps_on_the_open_page
     assert!(progress.windows(2).all(|w| w[0] <= w[1]), "progress went back: {progress:?}");
     let client = &events.last().unwrap().data;
     let transcript = client["transcription"].as_str().unwrap().to_lowercase();
-    assert!(transcript.contains("proposal") && transcript.contains("finance"), "{transcript}");
+    // "finance team" or "financing": the recogniser's word, not the point.
+    assert!(transcript.contains("proposal") && transcript.contains("financ"), "{transcript}");
     assert!(!client["summary"].as_str().unwrap_or("").trim().is_empty(), "{client}");
     let next_steps = client["nextSteps"].as_str().unwrap_or("").to_lowercase();
     println!("transcript: {transcript}\nsummary: {}\nnext steps:\n{next_steps}", client["summary"]);
     assert!(next_steps.lines().any(|l| l.contains("proposal") && l.contains("friday")), "{next_steps}");
-    assert!(next_steps.lines().any(|l| l.contains("finance") && l.contains("call")), "{next_steps}");
+    assert!(next_steps.lines().any(|l| l.contains("financ") && l.contains("call")), "{next_steps}");
     assert_eq!(client["job"]["status"], "done");
 }
 

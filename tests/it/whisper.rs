@@ -117,6 +117,27 @@ fn whisper_keeps_five_percent_wer_and_rising_timestamps_across_30_second_windows
 }
 
 #[test]
+fn a_hint_naming_the_client_makes_whisper_spell_the_names_as_written_and_is_forgotten_when_cleared() {
+    let (_dir, mut whisper) = converted();
+    let wav = crate::speech::spoken(
+        "As I said on the phone, Kowalczyk Logistics wants to move the warehouse. \
+         I will send the proposal to Siobhan Ní Bhriain by Friday.",
+        "en-us",
+    );
+    let samples: Vec<f32> =
+        hound::WavReader::new(wav.as_slice()).unwrap().samples::<i16>().map(|s| s.unwrap() as f32 / 32_768.0).collect();
+    let (plain, _) = transcribe(&mut whisper, &samples);
+    whisper.expect("Meeting with Siobhan Ní Bhriain, Head of Operations at Kowalczyk Logistics, and Tom Reid of Northwind Advisory.");
+    let (hinted, _) = transcribe(&mut whisper, &samples);
+    for name in ["Kowalczyk Logistics", "Siobhan Ní Bhriain"] {
+        assert!(hinted.text.contains(name), "{name} in {:?} (without the hint: {:?})", hinted.text, plain.text);
+    }
+    assert!(hinted.text.contains("proposal"), "the rest is still heard: {:?}", hinted.text);
+    whisper.expect("");
+    assert_eq!(transcribe(&mut whisper, &samples).0.text, plain.text, "an empty hint forgets it");
+}
+
+#[test]
 fn whisper_writes_nothing_for_forty_seconds_of_near_silence() {
     let (_dir, mut whisper) = converted();
     // Faint white noise (about −66 dBFS) from a fixed-seed generator.

@@ -29,25 +29,28 @@ pub struct Decoded {
     pub looped: bool,
 }
 
+/// Decodes `audio` after `context` (see [`Vocabulary::context`]: text said
+/// before, which the model continues in its spelling) and the start tokens.
 pub fn greedy(
     decoder: &Decoder,
     audio: &Tensor,
     vocabulary: &Vocabulary,
     rules: &Rules,
+    context: &[u32],
 ) -> candle_core::Result<Decoded> {
     let mut session = decoder.session(audio)?;
     let mut logits = Vec::new();
     let mut no_speech_prob = 0.0;
-    for (i, &token) in vocabulary.prompt.iter().enumerate() {
+    for (i, &token) in context.iter().chain(&vocabulary.prompt).enumerate() {
         logits = decoder.step(&mut session, token)?;
         // Whisper reads it from the logits after the start token.
-        if i == 0
+        if i == context.len()
             && let Some(p) = vocabulary.no_speech.and_then(|id| logits.get(id as usize))
         {
             no_speech_prob = (p - log_sum_exp(&logits)).exp();
         }
     }
-    let budget = MAX_TOKENS.min(decoder.context().saturating_sub(vocabulary.prompt.len()));
+    let budget = MAX_TOKENS.min(decoder.context().saturating_sub(context.len() + vocabulary.prompt.len()));
     let mut tokens = Vec::new();
     let mut sum_logprob = 0.0;
     let mut looped = false;

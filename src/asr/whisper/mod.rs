@@ -33,6 +33,13 @@ use self::rules::Rules;
 use self::text::Vocabulary;
 use super::{EngineError, Progress, Segment, Transcriber, Transcript};
 
+/// Most tokens of a hint: names and companies, not a script.
+const HINT_TOKENS: usize = 96;
+/// A window decoded after a hint that says fewer words a second than this
+/// (people say two to three), over at least this many seconds, is checked
+/// against the same window decoded without it.
+const SKIM_WORDS_PER_SECOND: f32 = 1.6;
+const SKIM_MIN_SECONDS: f32 = 4.0;
 /// Whisper's rule for a window of silence: the model thinks so, and what it
 /// wrote instead is improbable.
 const NO_SPEECH_PROB: f32 = 0.6;
@@ -48,6 +55,8 @@ pub struct Whisper {
     mel: LogMel,
     /// Mel frames a window holds (3000: 30 s).
     window_frames: usize,
+    /// The hint's tokens, read before every window (see [`Transcriber::expect`]).
+    context: Vec<u32>,
 }
 
 impl Whisper {
@@ -70,6 +79,7 @@ impl Whisper {
             vocabulary,
             mel: LogMel::new(config.num_mel_bins),
             window_frames: config.max_source_positions * FRAMES_PER_STEP,
+            context: Vec::new(),
         })
     }
 
@@ -95,7 +105,18 @@ impl Whisper {
         let audio = Device::Cpu.with_context(|| encoder.forward(&mel))?;
         let encoded = started.elapsed();
         let (decoder, vocabulary, rules) = (&self.model.decoder, &self.vocabulary, &self.rules);
-        let decoded = Device::Cpu.with_context(|| greedy(decoder, &audio, vocabulary, rules))?;
+        let mut decoded = Device::Cpu.with_context(|| greedy(decoder, &audio, vocabulary, rules, &self.context))?;
+        let heard = frames.min(samples.len() / HOP - first);
+        if !self.context.is_empty() && self.skimmed(&decoded, heard) {
+            // After a hint, tiny models sometimes stop a sentence or two into
+            // a window, or start late: the same window without the hint is
+            // decoded too, and kept when it says clearly more. Names matter,
+            // but not more than what was said.
+            let plain = Device::Cpu.with_context(|| greedy(decoder, &audio, vocabulary, rules, &[]))?;
+            if self.words(&plain) > self.words(&decoded) * 5 / 4 {
+                decoded = plain;
+            }
+        }
         tracing::debug!(
             at_s = first / 100,
             mel_ms = mel_time.as_millis() as u64,
@@ -105,6 +126,17 @@ impl Whisper {
             "whisper window"
         );
         Ok(decoded)
+    }
+
+    /// Fewer than [`SKIM_WORDS_PER_SECOND`] words a second over the window's
+    /// `frames` of audio: fewer than people say, so speech may be missing.
+    fn skimmed(&self, decoded: &Decoded, frames: usize) -> bool {
+        let seconds = (frames as u64 * MS_PER_FRAME) as f32 / 1000.0;
+        seconds >= SKIM_MIN_SECONDS && (self.words(decoded) as f32) < SKIM_WORDS_PER_SECOND * seconds
+    }
+
+    fn words(&self, decoded: &Decoded) -> usize {
+        self.vocabulary.text(&decoded.tokens).map_or(0, |text| text.split_whitespace().count())
     }
 
     /// Adds the segments of the window of `frames` frames from `seek` to
@@ -160,5 +192,9 @@ impl Transcriber for Whisper {
         }
         progress(100);
         Ok(Transcript::from_segments(segments))
+    }
+
+    fn expect(&mut self, hint: &str) {
+        self.context = self.vocabulary.context(hint, HINT_TOKENS);
     }
 }

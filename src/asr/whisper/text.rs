@@ -21,6 +21,8 @@ pub struct Vocabulary {
     /// `<|0.00|>`; timestamp i is `timestamp_begin + i`.
     pub timestamp_begin: u32,
     pub no_speech: Option<u32>,
+    /// `<|startofprev|>`: what comes before it is text said earlier.
+    pub start_of_prev: Option<u32>,
 }
 
 impl Vocabulary {
@@ -43,8 +45,19 @@ impl Vocabulary {
             no_timestamps,
             timestamp_begin,
             no_speech: tokenizer.token_to_id("<|nospeech|>").or_else(|| tokenizer.token_to_id("<|nocaptions|>")),
+            start_of_prev: tokenizer.token_to_id("<|startofprev|>"),
             tokenizer,
         })
+    }
+
+    /// `text` as tokens to put before a window: `<|startofprev|>` and the
+    /// last `max` tokens of the text; nothing for empty text, or a model
+    /// without that token.
+    pub fn context(&self, text: &str, max: usize) -> Vec<u32> {
+        let (Some(prev), false) = (self.start_of_prev, text.trim().is_empty()) else { return Vec::new() };
+        let Ok(encoding) = self.tokenizer.encode(format!(" {}", text.trim()), false) else { return Vec::new() };
+        let ids = encoding.get_ids();
+        std::iter::once(prev).chain(ids[ids.len().saturating_sub(max)..].iter().copied()).collect()
     }
 
     /// The text of the tokens below `<|endoftext|>` (specials are skipped).
