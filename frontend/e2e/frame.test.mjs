@@ -139,6 +139,16 @@ describe("app frame", () => {
           thirdContentSection: "Ask [user name] about a free account.",
         },
         "/api/admin/signup-policy": { mode: "open", domains: [] },
+        "/api/admin/insights": {
+          users: 2,
+          meetingsThisMonth: 3,
+          meetingsLastMonth: 1,
+          followUpsThisMonth: 2,
+          medianHoursToFollowUp: 5.5,
+          openItems: 4,
+          overdueItems: 1,
+          weeks: Array.from({ length: 12 }, (_, i) => ({ start: `2026-0${1 + Math.floor(i / 4)}-0${1 + (i % 4) * 2}`, meetings: i % 3 })),
+        },
         "/api/admin/logout": { message: "Logged out" },
       };
       await page.route("**/api/admin/**", (route) => {
@@ -159,7 +169,7 @@ describe("app frame", () => {
       assert.equal(await clients.getAttribute("tabindex"), "0");
       assert.equal(await users.getAttribute("tabindex"), "-1");
       await page.keyboard.press("End");
-      assert.equal(await page.getByRole("tab", { name: "Sign-up" }).getAttribute("aria-selected"), "true");
+      assert.equal(await page.getByRole("tab", { name: "Insights" }).getAttribute("aria-selected"), "true");
       await page.getByRole("tabpanel").waitFor();
       await checkA11y(page);
 

@@ -106,6 +106,41 @@ async function account(server, details) {
 
 const createClient = (api, clientData) => api.ok("POST", "/api/clients", { clientData });
 
+/** A date `n` days from today on this machine's calendar (the browser's too), as YYYY-MM-DD. */
+function dayFromToday(n) {
+  const now = new Date();
+  const d = new Date(now.getFullYear(), now.getMonth(), now.getDate() + n);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+}
+
+/**
+ * A client whose next steps fall under every group of the tracker (overdue, this week,
+ * later, no date, one done), dated from today, with a summary still waiting for its follow-up.
+ */
+async function trackedClient(api) {
+  const contact = {
+    name: "Priya Raman",
+    email: "priya.raman@lumen-health.example",
+    phone: "+44 20 7946 0321",
+    company: "Lumen Health",
+    position: "Chief Operating Officer",
+  };
+  const client = await createClient(api, contact);
+  const toSunday = (7 - new Date().getDay()) % 7;
+  const saved = await api.ok("PATCH", `/api/clients/${client.id}`, {
+    ...contact,
+    summary: "A first look at moving the clinics' appointment booking online, starting with two sites in the spring.",
+    actionItems: [
+      { who: "me", action: "Send the pricing for the two pilot sites", dueText: "by Monday", dueDate: dayFromToday(-3) },
+      { who: "client", action: "Share the current booking volumes per clinic", dueText: "this week", dueDate: dayFromToday(toSunday) },
+      { who: "we", action: "Agree the pilot's start date", dueText: "next week", dueDate: dayFromToday(toSunday + 3) },
+      { who: "Dr Okafor", action: "Check the patient consent wording with the clinical lead" },
+      { who: "me", action: "Book the follow-up call", dueText: null, dueDate: null, done: true },
+    ],
+  });
+  return saved;
+}
+
 /** `count` clients for one account, 25 requests at a time. */
 async function manyClients(api, count, make) {
   for (let i = 0; i < count; i += 25) {
@@ -242,6 +277,7 @@ export async function seedWorld(world, work, models) {
   const { summary, nextSteps, ...contact } = LONG;
   const long = await createClient(api, contact);
   await api.ok("PATCH", `/api/clients/${long.id}`, { ...contact, summary, nextSteps });
+  const tracked = await trackedClient(api);
   const twoHoursClient = await createClient(api, {
     name: "Sebastian Lindqvist",
     email: "s.lindqvist@fjord-capital.example",
@@ -281,5 +317,5 @@ export async function seedWorld(world, work, models) {
   await waitForJob(api, meeting, (job) => job.status === "done");
   await waitForJob(api, twoHoursClient, (job) => job.status === "failed");
   await waitForJob(failed.api, failedClient, (job) => job.status === "failed");
-  world.clients = { meeting, photo, long, twoHours: twoHoursClient, failed: failedClient };
+  world.clients = { meeting, photo, long, tracked, twoHours: twoHoursClient, failed: failedClient };
 }

@@ -265,6 +265,42 @@ export function reviewStates(world) {
       },
     },
     {
+      name: "client-transcript-heard",
+      title: "Client: transcript, a paragraph being heard",
+      as: "main",
+      open: async (page) => {
+        await clientPage(page, world.clients.meeting);
+        await page.getByText(/^Read the transcript/).click();
+        const paragraph = page.locator(".transcript__para").last();
+        await paragraph.click();
+        // Stopped where the tap put it, so every size and scheme shows the same moment.
+        await page.locator("audio.client-detail__audio").evaluate((audio) => audio.pause());
+        await page.locator('.transcript__para[aria-current="true"]').waitFor();
+      },
+    },
+    {
+      name: "client-transcript-search",
+      title: "Client: transcript searched",
+      as: "main",
+      open: async (page) => {
+        await clientPage(page, world.clients.meeting);
+        await page.getByRole("searchbox", { name: "Search the transcript" }).fill("office");
+        await page.locator(".transcript__text mark").first().waitFor();
+        await page.locator(".transcript__count").getByText(/match/).waitFor();
+      },
+    },
+    {
+      name: "client-transcript-edit",
+      title: "Client: transcript being corrected",
+      as: "main",
+      open: async (page) => {
+        await clientPage(page, world.clients.meeting);
+        await page.getByText(/^Read the transcript/).click();
+        await page.getByRole("button", { name: "Edit", exact: true }).click();
+        await page.getByRole("form", { name: "Correct the transcript" }).getByRole("textbox").first().waitFor();
+      },
+    },
+    {
       name: "client-processing-replayed",
       title: "Client: processing (replayed)",
       as: "main",
@@ -365,6 +401,80 @@ export function reviewStates(world) {
       },
     },
     {
+      name: "profile-calendar-feed",
+      title: "Profile: a new calendar feed link",
+      as: "main",
+      open: async (page) => {
+        await at(page, "/profile");
+        // The three sizes make theirs at once: a link made by another first is replaced.
+        const create = page.getByRole("button", { name: "Create a feed link" });
+        const remake = page.getByRole("button", { name: "Make a new link" });
+        await create.or(remake).waitFor();
+        if (await create.isVisible()) await create.click();
+        else {
+          await remake.click();
+          await page.getByRole("dialog", { name: "Make a new link?" }).getByRole("button", { name: "Make a new link" }).click();
+        }
+        await page.getByLabel("Your feed link", { exact: true }).waitFor();
+      },
+    },
+    {
+      name: "insights",
+      title: "Insights: next steps, waiting, figures",
+      as: "main",
+      open: async (page) => {
+        await at(page, "/insights");
+        await page.getByRole("list", { name: "Overdue", exact: true }).waitFor();
+        await page.locator(".waiting__row").first().waitFor();
+        await page.getByRole("img", { name: /^Meetings per week/ }).waitFor();
+      },
+    },
+    {
+      name: "insights-date-and-done",
+      title: "Insights: a date being set, Done unfolded",
+      as: "main",
+      open: async (page) => {
+        await at(page, "/insights");
+        const step = page.locator(".step").filter({ hasText: "Check the patient consent wording" });
+        await step.getByRole("button", { name: "Add date" }).click();
+        await step.getByLabel("Due date", { exact: true }).waitFor();
+        await page.locator("details.steps-done > summary").click();
+        await page.getByRole("checkbox", { name: "Book the follow-up call" }).waitFor();
+      },
+    },
+    {
+      name: "insights-ticked-held",
+      title: "Insights: a step ticked, with Undo (held)",
+      as: "main",
+      reopen: true,
+      open: async (page) => {
+        await heldRoute(page, "**/api/next-steps/*", "PATCH");
+        await at(page, "/insights");
+        await page.getByRole("checkbox", { name: "Agree the pilot's start date" }).click();
+        await toastShown(page, "Marked as done");
+      },
+    },
+    {
+      name: "insights-loading-held",
+      title: "Insights: loading (held)",
+      as: "main",
+      open: async (page) => {
+        await heldRoute(page, /\/api\/(next-steps\?status=|insights\?)/);
+        await at(page, "/insights");
+        await page.getByRole("status", { name: "Loading your next steps" }).waitFor();
+      },
+    },
+    {
+      name: "insights-empty",
+      title: "Insights: nothing yet",
+      as: "empty",
+      open: async (page) => {
+        await at(page, "/insights");
+        await page.getByText("Nothing open.", { exact: false }).waitFor();
+        await page.getByRole("img", { name: /^Meetings per week/ }).waitFor();
+      },
+    },
+    {
       name: "not-found",
       title: "404",
       as: "main",
@@ -398,6 +508,16 @@ export function reviewStates(world) {
         await page.getByRole("tab", { name: "Email Template" }).click();
         await page.getByRole("heading", { name: "Email Template Configuration" }).waitFor();
         await page.waitForFunction(() => document.querySelector('input[name="fromName"]')?.value);
+      },
+    },
+    {
+      name: "admin-insights",
+      title: "Admin: figures of all users",
+      as: "admin",
+      open: async (page) => {
+        await at(page, "/admin/dashboard");
+        await page.getByRole("tab", { name: "Insights", exact: true }).click();
+        await page.getByRole("img", { name: /^Meetings per week/ }).waitFor();
       },
     },
     {

@@ -1,6 +1,7 @@
 import type { Access } from "./lib/access.ts";
 import { lazyPage, type LazyPage } from "./lib/lazy-page.tsx";
 import { clientPath, LIST_PATH } from "./pages/client/client-cache.ts";
+import { insightsPath, localToday, OPEN_PATH } from "./pages/insights/paths.ts";
 
 export interface RouteDef {
   path: string;
@@ -36,6 +37,12 @@ export const routes: RouteDef[] = [
     access: "signed-in",
     page: lazyPage(() => import("./pages/ClientDetail.tsx")),
     reads: ({ id }) => [clientPath(id)],
+  },
+  {
+    path: "/insights",
+    access: "signed-in",
+    page: lazyPage(() => import("./pages/Insights.tsx")),
+    reads: () => [OPEN_PATH, insightsPath(localToday())],
   },
   { path: "/profile", access: "signed-in", page: lazyPage(() => import("./pages/Profile.tsx")) },
   { path: "/admin/login", access: "public", page: lazyPage(() => import("./pages/AdminLogin.tsx")) },

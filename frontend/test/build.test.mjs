@@ -102,6 +102,22 @@ describe("build.mjs --release", () => {
     assert.doesNotMatch(login, /audioWorklet|debrief-recorder|getUserMedia/, "no recorder code on the first page");
   });
 
+  test("the follow-up tracker is a chunk of its own, loaded by no other screen's first files", async () => {
+    const report = JSON.parse(await readFile(join(out, "build-report.json"), "utf8"));
+    const assets = (await readdir(join(out, "assets"))).filter((f) => f.endsWith(".js"));
+    const texts = Object.fromEntries(
+      await Promise.all(assets.map(async (f) => [`assets/${f}`, await readFile(join(out, "assets", f), "utf8")])),
+    );
+    const holding = (words) => Object.keys(texts).filter((f) => texts[f].includes(words));
+    const tracker = holding("Waiting for a follow-up");
+    assert.equal(tracker.length, 1, "one file holds the tracker's screen");
+    assert.ok(report.inputs["src/pages/Insights.tsx"] > 0);
+    for (const [route, { files }] of Object.entries(report.routes)) {
+      assert.ok(!files.includes(tracker[0]), `not among ${route}'s files`);
+      assert.ok(!files.some((f) => texts[f].includes("Meetings per week")), `no chart on ${route}`);
+    }
+  });
+
   test("the manifest makes the app installable, with icons drawn at the sizes it names", async () => {
     const html = await readFile(join(out, "index.html"), "utf8");
     assert.match(html, /<link rel="manifest" href="\/manifest\.webmanifest">/);

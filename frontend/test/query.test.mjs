@@ -73,6 +73,20 @@ describe("cached reads", () => {
     stop();
   });
 
+  test("a read dropped just after its screen left loads when the screen comes straight back", async () => {
+    f.reply(200, [1]).reply(200, [1, 2]);
+    const s = query("/api/next-steps?status=open");
+    let stop = s.listen(() => {});
+    await tick();
+    stop(); // the screen left; the store stays mounted for a moment
+    invalidate("/api/next-steps?status=open");
+    stop = query("/api/next-steps?status=open").listen(() => {});
+    await tick();
+    assert.equal(f.calls.length, 2);
+    assert.deepEqual(query("/api/next-steps?status=open").get().data, [1, 2]);
+    stop();
+  });
+
   test("setQueryData replaces cached data without a request", async () => {
     setQueryData("/api/clients", () => [{ id: 9 }]);
     setQueryData("/api/clients", (old) => [...old, { id: 10 }]);

@@ -12,6 +12,7 @@ describe("route table", () => {
       "/": "signed-in",
       "/history": "signed-in",
       "/client/:id": "signed-in",
+      "/insights": "signed-in",
       "/profile": "signed-in",
       "/admin/login": "public",
       "/admin/dashboard": "admin",

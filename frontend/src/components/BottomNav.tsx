@@ -28,13 +28,7 @@ export function BottomNav() {
       <ul className="bottom-nav__list">
         <NavLink href="/" active={path === "/"} icon={<PlusCircleIcon />} label="New" />
         <NavLink href="/history" active={historyActive} icon={<ClockIcon />} label="History" />
-        <li>
-          {/* Insights has no screen yet: it is shown but goes nowhere. */}
-          <button type="button" className="bottom-nav__item" aria-disabled="true">
-            <ChartIcon />
-            <span>Insights</span>
-          </button>
-        </li>
+        <NavLink href="/insights" active={path === "/insights"} icon={<ChartIcon />} label="Insights" />
         <NavLink href="/profile" active={path === "/profile"} icon={<UserIcon />} label="Profile" />
       </ul>
     </nav>

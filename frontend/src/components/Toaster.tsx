@@ -115,6 +115,18 @@ function Toast({ toast, paused }: { toast: ToastItem; paused: boolean }) {
         {toast.title && <p className="toast__title">{toast.title}</p>}
         {toast.description && <p className="toast__description">{toast.description}</p>}
       </div>
+      {toast.action && (
+        <button
+          type="button"
+          className="btn btn--outline btn--sm toast__action"
+          onClick={() => {
+            toast.action?.onClick();
+            dismissToast(toast.id);
+          }}
+        >
+          {toast.action.label}
+        </button>
+      )}
       <button
         type="button"
         className="icon-btn toast__close"

@@ -6,10 +6,17 @@ export const TOAST_REMOVE_DELAY_MS = 1_000_000;
 
 export type ToastVariant = "default" | "destructive";
 
+/** A button in the toast that acts on what it reports (Undo); pressing it closes the toast. */
+export interface ToastButton {
+  label: string;
+  onClick: () => void;
+}
+
 export interface ToastContent {
   title?: string;
   description?: string;
   variant?: ToastVariant;
+  action?: ToastButton;
 }
 
 export interface ToastItem extends ToastContent {

@@ -12,12 +12,13 @@ import { toast } from "../stores/toast.ts";
 import { ClientsPanel } from "./admin/ClientsPanel.tsx";
 import { createDashboard, type AdminClient, type AdminUser, type RecordKind } from "./admin/dashboard-store.ts";
 import { EditDialog, type EditField } from "./admin/EditDialog.tsx";
+import { InsightsPanel } from "./admin/InsightsPanel.tsx";
 import { SignupPanel } from "./admin/SignupPanel.tsx";
 import { TemplatePanel } from "./admin/TemplatePanel.tsx";
 import { UsersPanel } from "./admin/UsersPanel.tsx";
 import type { TemplateValues } from "./admin/validation.ts";
 
-type Section = "users" | "clients" | "email-template" | "signup";
+type Section = "users" | "clients" | "email-template" | "signup" | "insights";
 
 type UserField = "firstName" | "lastName" | "email" | "company" | "position";
 type ClientField = "name" | "email" | "phone" | "company" | "position";
@@ -102,6 +103,13 @@ export default function AdminDashboard() {
     navigate("/admin/login", { replace: true });
   };
 
+  // A panel's own read found no admin session: the dashboard signs out.
+  const sessionLost = () => {
+    dashboard.dispose();
+    setAdminFlag(false);
+    navigate("/admin/login", { replace: true });
+  };
+
   const confirmDelete = async () => {
     const target = deleteTarget;
     if (!target) return;
@@ -124,7 +132,9 @@ export default function AdminDashboard() {
         ? countOf(state.clients.length, "client")
         : tab === "signup"
           ? "New Accounts"
-          : "Email Configuration";
+          : tab === "insights"
+            ? "All Users"
+            : "Email Configuration";
 
   return (
     <Page title="Admin Dashboard" ownHeading className="admin-page">
@@ -189,16 +199,12 @@ export default function AdminDashboard() {
             {
               value: "signup",
               label: "Sign-up",
-              panel: (
-                <SignupPanel
-                  active={tab === "signup"}
-                  onSessionLost={() => {
-                    dashboard.dispose();
-                    setAdminFlag(false);
-                    navigate("/admin/login", { replace: true });
-                  }}
-                />
-              ),
+              panel: <SignupPanel active={tab === "signup"} onSessionLost={sessionLost} />,
+            },
+            {
+              value: "insights",
+              label: "Insights",
+              panel: <InsightsPanel active={tab === "insights"} onSessionLost={sessionLost} />,
             },
           ]}
         />

@@ -1,6 +1,6 @@
 import { useStore } from "@nanostores/react";
 import { useEffect, useRef, useState } from "react";
-import { Link, useLocation } from "wouter";
+import { Link, useLocation, useSearch } from "wouter";
 import { PencilIcon, TrashIcon } from "../components/action-icons.tsx";
 import { Button } from "../components/Button.tsx";
 import { Card, CardHeader } from "../components/Card.tsx";
@@ -60,16 +60,21 @@ function useEndAnnouncement(job: Job | null): string {
 
 function ClientView({ client, userId }: { client: Client; userId: string }) {
   const [, navigate] = useLocation();
+  // ?email=1 (the tracker's link to a follow-up waiting to go out) opens the preview.
+  const openEmail = new URLSearchParams(useSearch()).get("email") === "1";
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [deleting, setDeleting] = useState(false);
   // Set once Regenerate started a job: its button is gone, the Processing card takes the focus.
   const [focusJob, setFocusJob] = useState(false);
+  // The recording's player, which the transcript's paragraphs play from their start.
+  const [audio, setAudio] = useState<HTMLAudioElement | null>(null);
   const path = clientPath(client.id);
   const job = client.job ?? null;
   const running = isRunning(job?.status);
   useJobEvents(client.id, job?.status);
   const announcement = useEndAnnouncement(job);
+  const canRegenerate = !!client.transcription && !running && job?.status !== "failed";
 
   const saved = (updated: Client) => {
     rememberClient(updated);
@@ -134,7 +139,12 @@ function ClientView({ client, userId }: { client: Client; userId: string }) {
             </dd>
           </div>
         </dl>
-        <EmailButton client={client} />
+        <EmailButton
+          client={client}
+          openNow={openEmail}
+          // Opened once: a reload or Back to this page shows the page itself.
+          onOpened={() => navigate(`/client/${client.id}`, { replace: true })}
+        />
       </Card>
 
       {job && <ProcessingCard clientId={client.id} job={job} takeFocus={focusJob} />}
@@ -146,14 +156,22 @@ function ClientView({ client, userId }: { client: Client; userId: string }) {
         ) : (
           <p className="muted">{NO_SUMMARY}</p>
         )}
-        {client.transcription && !running && job?.status !== "failed" && (
+        {canRegenerate && (
           <RegenerateSummary clientId={client.id} onStarted={() => setFocusJob(true)} />
         )}
       </Card>
 
       <NextStepsCard client={client} />
 
-      {client.transcription && <TranscriptCard text={client.transcription} />}
+      {client.transcription && (
+        <TranscriptCard
+          clientId={client.id}
+          text={client.transcription}
+          audio={audio}
+          canRegenerate={canRegenerate}
+          onRegenerateStarted={() => setFocusJob(true)}
+        />
+      )}
 
       <Card>
         <CardHeader title="Recording" />
@@ -166,6 +184,7 @@ function ClientView({ client, userId }: { client: Client; userId: string }) {
         {client.recordingUrl ? (
           <>
             <audio
+              ref={setAudio}
               className="client-detail__audio"
               controls
               preload="metadata"

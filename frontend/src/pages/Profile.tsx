@@ -6,6 +6,7 @@ import { Page } from "../components/Page.tsx";
 import { api } from "../lib/api.ts";
 import { $session, clearSession } from "../stores/session.ts";
 import { toast } from "../stores/toast.ts";
+import { CalendarFeed } from "./profile/CalendarFeed.tsx";
 import { ChangePassword } from "./profile/ChangePassword.tsx";
 import { ProfileDetails } from "./profile/ProfileDetails.tsx";
 import { ProfilePicture } from "./profile/ProfilePicture.tsx";
@@ -34,6 +35,7 @@ export default function Profile() {
           <ProfilePicture user={user} />
           <ProfileDetails key={user.id} user={user} />
           <ChangePassword />
+          <CalendarFeed />
         </>
       )}
       <Button variant="outline" block busy={busy} onClick={logOut}>

@@ -1,4 +1,4 @@
-import { atom, onMount, type ReadableAtom, type WritableAtom } from "nanostores";
+import { atom, onStart, type ReadableAtom, type WritableAtom } from "nanostores";
 import { api } from "../lib/api.ts";
 
 // Cached reads. A read is fetched when a screen first needs it and then kept:
@@ -54,9 +54,12 @@ export function query<T>(path: string, options: QueryOptions = {}): ReadableAtom
     const created: Entry = { store, options, generation: 0 };
     entry = created;
     entries.set(path, created);
-    onMount(store, () => {
-      const s = store.get();
-      if (entries.get(path) !== created) return;
+    // On every first subscriber, not only on mount: a store stays mounted for a second
+    // after its last subscriber left, and a read dropped meanwhile must still load when
+    // its screen comes straight back.
+    onStart(store, () => {
+      const s = store.value;
+      if (entries.get(path) !== created || !s) return;
       if (!s.loading && s.data === undefined && s.error === undefined) load(path, created);
     });
   }

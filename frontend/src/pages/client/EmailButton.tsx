@@ -18,6 +18,7 @@ import {
   type SendResult,
 } from "./email-flow.ts";
 import { EmailDialog } from "./EmailDialog.tsx";
+import { FollowedUp } from "./FollowedUp.tsx";
 
 /** Re-renders every minute while there is a relative time on screen. */
 function useMinuteTick(active: boolean): void {
@@ -33,9 +34,18 @@ function useMinuteTick(active: boolean): void {
  * Email Client: opens the preview, where the email is checked, corrected and sent.
  * idle → sending → sent (then stays disabled on this visit); unusable without an
  * email and a summary. After a reload the button is ready again and says when the
- * client was last emailed.
+ * client was last emailed. `openNow` opens the preview as the page opens (a link from
+ * the tracker); `onOpened` is told once it was asked for.
  */
-export function EmailButton({ client }: { client: EmailClient }) {
+export function EmailButton({
+  client,
+  openNow = false,
+  onOpened,
+}: {
+  client: EmailClient;
+  openNow?: boolean;
+  onOpened?: () => void;
+}) {
   const [status, setStatus] = useState<EmailStatus>("idle");
   const [open, setOpen] = useState(false);
   // A fresh preview and form each time the dialog opens.
@@ -45,7 +55,16 @@ export function EmailButton({ client }: { client: EmailClient }) {
   const whyId = useId();
   const missing = !canEmail(client);
   const emailedAt = status === "sent" ? null : client.emailedAt ?? null;
-  useMinuteTick(!!emailedAt);
+  useMinuteTick(!!emailedAt || !!client.followedUpAt);
+
+  useEffect(() => {
+    if (!openNow) return;
+    if (!missing) {
+      setVisit((n) => n + 1);
+      setOpen(true);
+    }
+    onOpened?.();
+  }, [openNow]);
 
   // The dialog hands focus back to the button, which is disabled once sent: the
   // line saying where the email went takes it instead.
@@ -105,6 +124,7 @@ export function EmailButton({ client }: { client: EmailClient }) {
           </time>
         </p>
       )}
+      <FollowedUp client={client} sent={status === "sent"} />
       <EmailDialog
         key={visit}
         open={open}

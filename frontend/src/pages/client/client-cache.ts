@@ -32,6 +32,11 @@ export function rememberClient(client: EmailClient): void {
   updateRow(client.id, (row) => updatedRow(row, client));
 }
 
+/** The transcript's text after a correction or its undoing, on the client's page. */
+export function rememberTranscription(clientId: number, transcription: string): void {
+  setQueryData<Client | undefined>(clientPath(clientId), (client) => client && { ...client, transcription });
+}
+
 /** The job's new state, on the client's page and in its History row. */
 export function rememberJob(clientId: number, job: Job): void {
   setQueryData<Client | undefined>(clientPath(clientId), (client) => client && { ...client, job });

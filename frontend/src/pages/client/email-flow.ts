@@ -18,8 +18,11 @@ export const EMAIL_MISSING = "Cannot send email: Client email or summary is miss
 export const SEND_FAILED = "Failed to send email";
 export const OUTBOX_MESSAGE = "Saved to outbox: email is not configured on this server";
 
-/** The client as the server returns it; `emailedAt` is set once the follow-up went out. */
-export type EmailClient = Client & { emailedAt?: string | null };
+/**
+ * The client as the server returns it; `emailedAt` is set once the follow-up went out,
+ * `followedUpAt` once the owner said it went another way.
+ */
+export type EmailClient = Client & { emailedAt?: string | null; followedUpAt?: string | null };
 
 /** `GET /api/clients/{id}/email`: the email exactly as it will be sent. */
 export interface EmailPreview {
@@ -107,10 +110,20 @@ export function failedOutcome(err: unknown): SendOutcome {
   return { status: "idle", toast: { title: SEND_FAILED, description, variant: "destructive" }, delivered: false };
 }
 
-/** "Last emailed just now", "… 5 minutes ago"; a time ahead of this phone's clock reads "just now". */
-export function lastEmailedText(emailedAt: string, now: number = Date.now()): string {
-  const then = Date.parse(emailedAt);
+/** "{what} just now", "{what} 5 minutes ago"; a time ahead of this phone's clock reads "just now". */
+function happenedText(what: string, at: string, now: number): string {
+  const then = Date.parse(at);
   if (!Number.isFinite(then)) return "";
   const when = relativeTime(Math.min(then, now), now);
-  return `Last emailed ${when === "now" ? "just now" : when}`;
+  return `${what} ${when === "now" ? "just now" : when}`;
+}
+
+/** "Last emailed just now", "… 5 minutes ago". */
+export function lastEmailedText(emailedAt: string, now: number = Date.now()): string {
+  return happenedText("Last emailed", emailedAt, now);
+}
+
+/** "Marked as followed up 3 days ago": a follow-up that went another way than this email. */
+export function followedUpText(followedUpAt: string, now: number = Date.now()): string {
+  return happenedText("Marked as followed up", followedUpAt, now);
 }

@@ -100,7 +100,8 @@ export function withDueDate(step: EditableStep, dueDate: string): EditableStep {
   return { ...step, dueDate, dueText: dueDate ? `by ${longDay(dueDate)}` : "" };
 }
 
-function dayOf(iso: string): Date {
+/** A YYYY-MM-DD date as that day on this phone's calendar. */
+export function dayOf(iso: string): Date {
   const [y, m, d] = iso.split("-").map(Number);
   return new Date(y, m - 1, d);
 }
