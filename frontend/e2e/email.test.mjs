@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import {
   apiFromPage,
   checkA11y,
@@ -17,12 +17,10 @@ import {
   openEmailPreview,
   seeToast,
   signIn,
-  startServer,
   SUMMARY,
   useApp,
-  withPage,
 } from "./harness.mjs";
-import { partOf, receivedMessages, startSmtp } from "./smtp.mjs";
+import { partOf, useSmtpApp } from "./smtp.mjs";
 
 const EMAIL_MISSING = "Cannot send email: Client email or summary is missing";
 const OUTBOX = "Saved to outbox: email is not configured on this server";
@@ -33,129 +31,113 @@ const app = useApp();
 // --- the tests --------------------------------------------------------------------------
 
 describe("Email Client with an SMTP server", () => {
-  let smtp;
-  let server;
-  before(async () => {
-    smtp = await startSmtp();
-    server = await startServer({
-      args: ["--smtp-url", `smtp://127.0.0.1:${smtp.port}`, "--mail-from", "debrief@example.com"],
-    });
-  });
-  after(async () => {
-    await server?.stop();
-    await smtp?.stop();
-  });
+  const mail = useSmtpApp(app);
 
   test("preview, correct a next step, save, send: the client receives the corrected email", (t) =>
-    withPage(
-      app.browser,
-      t.name,
-      async (page) => {
-        const { fields } = await signIn(page);
-        const client = await createClient(page, { nextSteps: "Send the proposal\nBook a demo" });
-        await page.goto(`/client/${client.id}`);
-        await heading(page, client.name).waitFor();
-        await checkA11y(page);
+    mail.run(t, async (page) => {
+      const { fields } = await signIn(page);
+      const client = await createClient(page, { nextSteps: "Send the proposal\nBook a demo" });
+      await page.goto(`/client/${client.id}`);
+      await heading(page, client.name).waitFor();
+      await checkA11y(page);
 
-        const dialog = await openEmailPreview(page, client);
-        // Full screen on a phone.
-        assert.deepEqual(await dialog.boundingBox(), { x: 0, y: 0, width: 390, height: 844 });
-        const expected = (await apiFromPage(page, "GET", `/api/clients/${client.id}/email`)).body;
-        assert.equal(expected.to, client.email);
-        assert.equal(expected.replyTo, fields.email);
-        assert.deepEqual(
-          await dialog.locator(".email-meta dt").allTextContents(),
-          ["From", "To", "Reply-To", "Subject"],
-        );
-        assert.deepEqual(await dialog.locator(".email-meta dd").allTextContents(), [
-          expected.fromName,
-          expected.to,
-          expected.replyTo,
-          expected.subject,
-        ]);
-        const frame = dialog.locator("iframe");
-        assert.equal(await frame.getAttribute("sandbox"), "", "sandboxed, no allow-* token");
-        assert.ok(await frame.getAttribute("title"), "the frame has a title");
-        assert.equal(await frame.getAttribute("src"), expected.htmlUrl);
-        await framed(page).getByText(SUMMARY).waitFor();
-        await framed(page).getByText("Send the proposal", { exact: true }).waitFor();
-        assert.equal(await dialog.getByLabel("Summary", { exact: true }).inputValue(), SUMMARY);
-        await checkA11y(page);
+      const dialog = await openEmailPreview(page, client);
+      // Full screen on a phone.
+      assert.deepEqual(await dialog.boundingBox(), { x: 0, y: 0, width: 390, height: 844 });
+      const expected = (await apiFromPage(page, "GET", `/api/clients/${client.id}/email`)).body;
+      assert.equal(expected.to, client.email);
+      assert.equal(expected.replyTo, fields.email);
+      assert.deepEqual(
+        await dialog.locator(".email-meta dt").allTextContents(),
+        ["From", "To", "Reply-To", "Subject"],
+      );
+      assert.deepEqual(await dialog.locator(".email-meta dd").allTextContents(), [
+        expected.fromName,
+        expected.to,
+        expected.replyTo,
+        expected.subject,
+      ]);
+      const frame = dialog.locator("iframe");
+      assert.equal(await frame.getAttribute("sandbox"), "", "sandboxed, no allow-* token");
+      assert.ok(await frame.getAttribute("title"), "the frame has a title");
+      assert.equal(await frame.getAttribute("src"), expected.htmlUrl);
+      await framed(page).getByText(SUMMARY).waitFor();
+      await framed(page).getByText("Send the proposal", { exact: true }).waitFor();
+      assert.equal(await dialog.getByLabel("Summary", { exact: true }).inputValue(), SUMMARY);
+      await checkA11y(page);
 
-        // The form's own rules: nothing goes to the server.
-        const patches = [];
-        page.on("request", (req) => {
-          if (req.method() === "PATCH") patches.push(req.url());
-        });
-        await dialog.getByLabel("Phone", { exact: true }).fill("12");
-        await dialog.getByRole("button", { name: "Save Changes" }).click();
-        assert.equal((await fieldError(page, "Phone", dialog)).message, "Phone number must be at least 10 digits");
-        assert.deepEqual(patches, []);
-        await dialog.getByLabel("Phone", { exact: true }).fill(client.phone);
+      // The form's own rules: nothing goes to the server.
+      const patches = [];
+      page.on("request", (req) => {
+        if (req.method() === "PATCH") patches.push(req.url());
+      });
+      await dialog.getByLabel("Phone", { exact: true }).fill("12");
+      await dialog.getByRole("button", { name: "Save Changes" }).click();
+      assert.equal((await fieldError(page, "Phone", dialog)).message, "Phone number must be at least 10 digits");
+      assert.deepEqual(patches, []);
+      await dialog.getByLabel("Phone", { exact: true }).fill(client.phone);
 
-        // A corrected next step holds Send until it is saved and previewed.
-        const edited = "Send the revised proposal by Friday";
-        await dialog.getByLabel("Step 1", { exact: true }).fill(edited);
-        const send = dialog.getByRole("button", { name: "Send", exact: true });
-        assert.equal(await send.isDisabled(), true, "unsaved changes hold Send");
-        await dialog.getByText("Save the changes to see them in the preview before sending.").waitFor();
-        await dialog.getByRole("button", { name: "Save Changes" }).click();
-        await dialog.getByRole("status").getByText("Changes saved. The preview shows them.").waitFor();
-        assert.equal(patches.length, 1);
-        await framed(page).getByText(`${edited}.`, { exact: true }).waitFor();
-        assert.equal(await framed(page).getByText("Send the proposal", { exact: true }).count(), 0);
-        assert.match(await dialog.locator(".email-text pre").textContent(), new RegExp(edited));
-        assert.equal(await send.isDisabled(), false);
-        // The page behind shows the correction too.
-        assert.equal((await apiFromPage(page, "GET", `/api/clients/${client.id}`)).body.nextSteps, `${edited}.\nBook a demo.`);
+      // A corrected next step holds Send until it is saved and previewed.
+      const edited = "Send the revised proposal by Friday";
+      await dialog.getByLabel("Step 1", { exact: true }).fill(edited);
+      const send = dialog.getByRole("button", { name: "Send", exact: true });
+      assert.equal(await send.isDisabled(), true, "unsaved changes hold Send");
+      await dialog.getByText("Save the changes to see them in the preview before sending.").waitFor();
+      await dialog.getByRole("button", { name: "Save Changes" }).click();
+      await dialog.getByRole("status").getByText("Changes saved. The preview shows them.").waitFor();
+      assert.equal(patches.length, 1);
+      await framed(page).getByText(`${edited}.`, { exact: true }).waitFor();
+      assert.equal(await framed(page).getByText("Send the proposal", { exact: true }).count(), 0);
+      assert.match(await dialog.locator(".email-text pre").textContent(), new RegExp(edited));
+      assert.equal(await send.isDisabled(), false);
+      // The page behind shows the correction too.
+      assert.equal((await apiFromPage(page, "GET", `/api/clients/${client.id}`)).body.nextSteps, `${edited}.\nBook a demo.`);
 
-        // Send: 'Sending...' on both buttons until the server answers.
-        let release;
-        const held = new Promise((resolve) => (release = resolve));
-        await page.route("**/api/clients/*/send-email", async (route) => {
-          await held;
-          await route.continue();
-        });
-        await send.click();
-        await dialog.getByRole("button", { name: "Sending..." }).waitFor();
-        assert.equal(await page.locator(".email-action > .btn").textContent(), "Sending...");
-        release();
-        await seeToast(page, "Success", `Email sent to ${client.email}`);
-        await dialog.waitFor({ state: "hidden" });
-        const sent = page.getByRole("button", { name: "Email Sent" });
-        await sent.waitFor();
-        assert.equal(await sent.isDisabled(), true);
-        // Focus does not fall back to the document: it is on the line saying where it went.
-        assert.equal(await page.evaluate(() => document.activeElement?.textContent), `Email sent to ${client.email}`);
-        await page.unroute("**/api/clients/*/send-email");
-        await checkA11y(page);
+      // Send: 'Sending...' on both buttons until the server answers.
+      let release;
+      const held = new Promise((resolve) => (release = resolve));
+      await page.route("**/api/clients/*/send-email", async (route) => {
+        await held;
+        await route.continue();
+      });
+      await send.click();
+      await dialog.getByRole("button", { name: "Sending..." }).waitFor();
+      assert.equal(await page.locator(".email-action > .btn").textContent(), "Sending...");
+      release();
+      await seeToast(page, "Success", `Email sent to ${client.email}`);
+      await dialog.waitFor({ state: "hidden" });
+      const sent = page.getByRole("button", { name: "Email Sent" });
+      await sent.waitFor();
+      assert.equal(await sent.isDisabled(), true);
+      // Focus does not fall back to the document: it is on the line saying where it went.
+      assert.equal(await page.evaluate(() => document.activeElement?.textContent), `Email sent to ${client.email}`);
+      await page.unroute("**/api/clients/*/send-email");
+      await checkA11y(page);
 
-        // What the SMTP server got: to the client only, with the correction in both parts.
-        const [message] = await receivedMessages(smtp.maildir, 1);
-        assert.equal(message.header("x-rcptto"), client.email);
-        assert.match(message.header("to"), new RegExp(client.email.replace(/\./g, "\\.")));
-        assert.equal(message.header("cc"), "");
-        assert.equal(message.header("bcc"), "");
-        const text = partOf(message, "text/plain");
-        const html = partOf(message, "text/html");
-        for (const [name, body] of [["text", text], ["html", html]]) {
-          assert.ok(body.includes(edited), `the ${name} part has the corrected step`);
-          assert.ok(body.includes("Book a demo"), `the ${name} part has the other step`);
-          assert.ok(!body.includes("Send the proposal"), `the ${name} part no longer has the old step`);
-          assert.ok(body.includes(SUMMARY), `the ${name} part has the summary`);
-        }
+      // What the SMTP server got: to the client only, with the correction in both parts.
+      const [message] = await mail.received(1);
+      assert.equal(message.header("x-rcptto"), client.email);
+      assert.match(message.header("to"), new RegExp(client.email.replace(/\./g, "\\.")));
+      assert.equal(message.header("cc"), "");
+      assert.equal(message.header("bcc"), "");
+      const text = partOf(message, "text/plain");
+      const html = partOf(message, "text/html");
+      for (const [name, body] of [["text", text], ["html", html]]) {
+        assert.ok(body.includes(edited), `the ${name} part has the corrected step`);
+        assert.ok(body.includes("Book a demo"), `the ${name} part has the other step`);
+        assert.ok(!body.includes("Send the proposal"), `the ${name} part no longer has the old step`);
+        assert.ok(body.includes(SUMMARY), `the ${name} part has the summary`);
+      }
 
-        // Another visit: ready to send again, and when it was last sent.
-        await page.reload();
-        await heading(page, client.name).waitFor();
-        const again = page.getByRole("button", { name: "Email Client" });
-        await again.waitFor();
-        assert.equal(await again.isDisabled(), false);
-        await page.getByText("Last emailed just now").waitFor();
-        await checkA11y(page);
-      },
-      { baseURL: server.url, server },
-    ));
+      // Another visit: ready to send again, and when it was last sent.
+      await page.reload();
+      await heading(page, client.name).waitFor();
+      const again = page.getByRole("button", { name: "Email Client" });
+      await again.waitFor();
+      assert.equal(await again.isDisabled(), false);
+      await page.getByText("Last emailed just now").waitFor();
+      await checkA11y(page);
+    }));
 });
 
 describe("Email Client without SMTP", () => {

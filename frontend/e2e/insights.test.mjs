@@ -7,7 +7,7 @@
 
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import {
   apiFromPage,
   checkA11y,
@@ -18,11 +18,9 @@ import {
   onPath,
   seeToast,
   signIn,
-  startServer,
   useApp,
-  withPage,
 } from "./harness.mjs";
-import { receivedMessages, startSmtp } from "./smtp.mjs";
+import { useSmtpApp } from "./smtp.mjs";
 
 // The server without SMTP: a sent email goes to the outbox.
 const app = useApp();
@@ -316,50 +314,34 @@ describe("waiting for a follow-up", () => {
     }));
 
   describe("with an SMTP server", () => {
-    let smtp;
-    let server;
-    before(async () => {
-      smtp = await startSmtp();
-      server = await startServer({
-        args: ["--smtp-url", `smtp://127.0.0.1:${smtp.port}`, "--mail-from", "debrief@example.com"],
-      });
-    });
-    after(async () => {
-      await server?.stop();
-      await smtp?.stop();
-    });
+    const mail = useSmtpApp(app);
 
     test("a client with a summary waits for a follow-up until its email is sent", (t) =>
-      withPage(
-        app.browser,
-        t.name,
-        async (page) => {
-          await signIn(page);
-          const client = await createClient(page);
-          await page.goto("/insights");
-          await heading(page, "Insights").waitFor();
-          await waiting(page).locator(".waiting__row").first().waitFor();
-          assert.deepEqual(await waitingNames(page), [client.name]);
-          assert.equal(await figure(page, "Follow-ups sent this month").textContent(), "0");
+      mail.run(t, async (page) => {
+        await signIn(page);
+        const client = await createClient(page);
+        await page.goto("/insights");
+        await heading(page, "Insights").waitFor();
+        await waiting(page).locator(".waiting__row").first().waitFor();
+        assert.deepEqual(await waitingNames(page), [client.name]);
+        assert.equal(await figure(page, "Follow-ups sent this month").textContent(), "0");
 
-          // Its row opens the client page with the email review open.
-          await waiting(page).getByRole("link", { name: `Review email to ${client.name}` }).click();
-          await onPath(page, `/client/${client.id}`);
-          const dialog = page.getByRole("dialog", { name: "Email Preview" });
-          await dialog.locator(".email-meta").waitFor();
-          await checkA11y(page);
-          await dialog.getByRole("button", { name: "Send", exact: true }).click();
-          await seeToast(page, "Success", `Email sent to ${client.email}`);
-          const [message] = await receivedMessages(smtp.maildir, 1);
-          assert.equal(message.header("x-rcptto"), client.email);
+        // Its row opens the client page with the email review open.
+        await waiting(page).getByRole("link", { name: `Review email to ${client.name}` }).click();
+        await onPath(page, `/client/${client.id}`);
+        const dialog = page.getByRole("dialog", { name: "Email Preview" });
+        await dialog.locator(".email-meta").waitFor();
+        await checkA11y(page);
+        await dialog.getByRole("button", { name: "Send", exact: true }).click();
+        await seeToast(page, "Success", `Email sent to ${client.email}`);
+        const [message] = await mail.received(1);
+        assert.equal(message.header("x-rcptto"), client.email);
 
-          await openInsights(page);
-          await waiting(page).getByText("No client is waiting", { exact: false }).waitFor();
-          assert.equal(await figure(page, "Follow-ups sent this month").textContent(), "1");
-          await checkA11y(page);
-        },
-        { baseURL: server.url, server },
-      ));
+        await openInsights(page);
+        await waiting(page).getByText("No client is waiting", { exact: false }).waitFor();
+        assert.equal(await figure(page, "Follow-ups sent this month").textContent(), "1");
+        await checkA11y(page);
+      }));
   });
 });
 

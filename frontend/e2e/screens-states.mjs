@@ -1,41 +1,15 @@
 // The screens and states of the review, and how a page is brought to each one. A
 // state is `{ name, title, as, open(page), reopen? }`: `as` says who is signed in.
+// The transcript, Insights and admin states have files of their own.
 
-import assert from "node:assert/strict";
 import { heading } from "./harness.mjs";
+import { heldRoute, toastShown } from "./screens-moves.mjs";
 import { LONG } from "./screens-seed.mjs";
-
-const hold = () => {}; // a route handler that never answers: the moment stays frozen
-export const heldRoute = (page, pattern, method = "GET") =>
-  page.route(pattern, (route) => (route.request().method() === method ? hold(route) : route.fallback()));
+import { adminStates } from "./screens-states-admin.mjs";
+import { insightsStates } from "./screens-states-insights.mjs";
+import { transcriptStates } from "./screens-states-transcript.mjs";
 
 const fieldErrorShown = (page) => page.locator(".field__error").first().waitFor();
-export const toastShown = (page, title) =>
-  page.getByRole("region", { name: "Notification" }).getByText(title, { exact: true }).waitFor();
-
-/**
- * Makes sure `page` is signed in as `who` (an account of `world.accounts`, "admin", or
- * null for signed out), remembering it on the page.
- */
-export async function signInAs(page, who, world) {
-  if (page.who === who) return;
-  if (who === null || page.who === "admin") await page.context().clearCookies();
-  if (who && who !== "admin") {
-    const { server, fields } = world.accounts[who];
-    const res = await page.context().request.post(`${server.url}/api/auth/login`, {
-      data: { email: fields.email, password: fields.password },
-    });
-    assert.equal(res.status(), 200, `signing in as ${who}: ${await res.text()}`);
-  }
-  if (who === "admin") {
-    await page.goto(`${world.main.url}/admin/login`);
-    await page.getByLabel("Username", { exact: true }).fill(world.admin.username);
-    await page.getByLabel("Password", { exact: true }).fill(world.admin.password);
-    await page.getByRole("button", { name: "Sign In" }).click();
-    await heading(page, "Admin Dashboard").waitFor();
-  }
-  page.who = who;
-}
 
 /**
  * Every screen and state. `as` is who is signed in; `open` brings the page to the
@@ -254,52 +228,7 @@ export function reviewStates(world) {
     },
     { name: "client-photo", title: "Client: photo, no recording", as: "main", open: (page) => clientPage(page, world.clients.photo) },
     { name: "client-long-names", title: "Client: long names", as: "main", open: (page) => clientPage(page, world.clients.long) },
-    {
-      name: "client-transcript",
-      title: "Client: recording, summary, transcript",
-      as: "main",
-      open: async (page) => {
-        await clientPage(page, world.clients.meeting);
-        await page.getByText(/^Read the transcript/).click();
-        await page.locator(".transcript__text").waitFor();
-      },
-    },
-    {
-      name: "client-transcript-heard",
-      title: "Client: transcript, a paragraph being heard",
-      as: "main",
-      open: async (page) => {
-        await clientPage(page, world.clients.meeting);
-        await page.getByText(/^Read the transcript/).click();
-        const paragraph = page.locator(".transcript__para").last();
-        await paragraph.click();
-        // Stopped where the tap put it, so every size and scheme shows the same moment.
-        await page.locator("audio.client-detail__audio").evaluate((audio) => audio.pause());
-        await page.locator('.transcript__para[aria-current="true"]').waitFor();
-      },
-    },
-    {
-      name: "client-transcript-search",
-      title: "Client: transcript searched",
-      as: "main",
-      open: async (page) => {
-        await clientPage(page, world.clients.meeting);
-        await page.getByRole("searchbox", { name: "Search the transcript" }).fill("office");
-        await page.locator(".transcript__text mark").first().waitFor();
-        await page.locator(".transcript__count").getByText(/match/).waitFor();
-      },
-    },
-    {
-      name: "client-transcript-edit",
-      title: "Client: transcript being corrected",
-      as: "main",
-      open: async (page) => {
-        await clientPage(page, world.clients.meeting);
-        await page.getByText(/^Read the transcript/).click();
-        await page.getByRole("button", { name: "Edit", exact: true }).click();
-        await page.getByRole("form", { name: "Correct the transcript" }).getByRole("textbox").first().waitFor();
-      },
-    },
+    ...transcriptStates(world, clientPage),
     {
       name: "client-processing-replayed",
       title: "Client: processing (replayed)",
@@ -418,118 +347,13 @@ export function reviewStates(world) {
         await page.getByLabel("Your feed link", { exact: true }).waitFor();
       },
     },
-    {
-      name: "insights",
-      title: "Insights: next steps, waiting, figures",
-      as: "main",
-      open: async (page) => {
-        await at(page, "/insights");
-        await page.getByRole("list", { name: "Overdue", exact: true }).waitFor();
-        await page.locator(".waiting__row").first().waitFor();
-        await page.getByRole("img", { name: /^Meetings per week/ }).waitFor();
-      },
-    },
-    {
-      name: "insights-date-and-done",
-      title: "Insights: a date being set, Done unfolded",
-      as: "main",
-      open: async (page) => {
-        await at(page, "/insights");
-        const step = page.locator(".step").filter({ hasText: "Check the patient consent wording" });
-        await step.getByRole("button", { name: "Add date" }).click();
-        await step.getByLabel("Due date", { exact: true }).waitFor();
-        await page.locator("details.steps-done > summary").click();
-        await page.getByRole("checkbox", { name: "Book the follow-up call" }).waitFor();
-      },
-    },
-    {
-      name: "insights-ticked-held",
-      title: "Insights: a step ticked, with Undo (held)",
-      as: "main",
-      reopen: true,
-      open: async (page) => {
-        await heldRoute(page, "**/api/next-steps/*", "PATCH");
-        await at(page, "/insights");
-        await page.getByRole("checkbox", { name: "Agree the pilot's start date" }).click();
-        await toastShown(page, "Marked as done");
-      },
-    },
-    {
-      name: "insights-loading-held",
-      title: "Insights: loading (held)",
-      as: "main",
-      open: async (page) => {
-        await heldRoute(page, /\/api\/(next-steps\?status=|insights\?)/);
-        await at(page, "/insights");
-        await page.getByRole("status", { name: "Loading your next steps" }).waitFor();
-      },
-    },
-    {
-      name: "insights-empty",
-      title: "Insights: nothing yet",
-      as: "empty",
-      open: async (page) => {
-        await at(page, "/insights");
-        await page.getByText("Nothing open.", { exact: false }).waitFor();
-        await page.getByRole("img", { name: /^Meetings per week/ }).waitFor();
-      },
-    },
+    ...insightsStates(at),
     {
       name: "not-found",
       title: "404",
       as: "main",
       open: (page) => at(page, "/no-such-page").then(() => heading(page, "404 Page Not Found").waitFor()),
     },
-    {
-      name: "admin-users",
-      title: "Admin: users",
-      as: "admin",
-      open: async (page) => {
-        await at(page, "/admin/dashboard");
-        await page.getByText(/^\d+ users$/).waitFor();
-      },
-    },
-    {
-      name: "admin-clients",
-      title: "Admin: 1,000+ clients",
-      as: "admin",
-      open: async (page) => {
-        await at(page, "/admin/dashboard");
-        await page.getByRole("tab", { name: "Clients" }).click();
-        await page.getByText(/^\d+ clients$/).waitFor();
-      },
-    },
-    {
-      name: "admin-template",
-      title: "Admin: email template",
-      as: "admin",
-      open: async (page) => {
-        await at(page, "/admin/dashboard");
-        await page.getByRole("tab", { name: "Email Template" }).click();
-        await page.getByRole("heading", { name: "Email Template Configuration" }).waitFor();
-        await page.waitForFunction(() => document.querySelector('input[name="fromName"]')?.value);
-      },
-    },
-    {
-      name: "admin-insights",
-      title: "Admin: figures of all users",
-      as: "admin",
-      open: async (page) => {
-        await at(page, "/admin/dashboard");
-        await page.getByRole("tab", { name: "Insights", exact: true }).click();
-        await page.getByRole("img", { name: /^Meetings per week/ }).waitFor();
-      },
-    },
-    {
-      name: "admin-edit-user",
-      title: "Admin: Edit User",
-      as: "admin",
-      open: async (page) => {
-        await at(page, "/admin/dashboard");
-        const { firstName, lastName } = world.accounts.main.fields;
-        await page.getByRole("button", { name: `Edit ${firstName} ${lastName}` }).click();
-        await page.getByRole("dialog", { name: "Edit User" }).waitFor();
-      },
-    },
+    ...adminStates(world, at),
   ];
 }

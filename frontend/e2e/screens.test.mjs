@@ -16,8 +16,9 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { ARTIFACTS_DIR, openBrowser } from "./harness.mjs";
 import { axeProblems, contactSheet, focusProblems, layoutProblems, motionProblems, settle } from "./screens-checks.mjs";
+import { heldRoute, signInAs, toastShown } from "./screens-moves.mjs";
 import { seedWorld } from "./screens-seed.mjs";
-import { heldRoute, reviewStates, signInAs, toastShown } from "./screens-states.mjs";
+import { reviewStates } from "./screens-states.mjs";
 
 const MODELS = process.env.DEBRIEF_TEST_MODELS || "/var/cache/debrief/models";
 const SHOTS = join(ARTIFACTS_DIR, "screens");

@@ -1,6 +1,6 @@
 // A real SMTP server on loopback for the browser tests that send email: python's
-// aiosmtpd (from $DEBRIEF_TEST_PYTHON) writing every message into a Maildir, and enough
-// MIME to read a message back.
+// aiosmtpd (from $DEBRIEF_TEST_PYTHON) writing every message into a Maildir, a debrief
+// server sending through it, and enough MIME to read a message back.
 
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
@@ -8,6 +8,8 @@ import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { connect, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { after, before } from "node:test";
+import { startServer, withPage } from "./harness.mjs";
 
 const PYTHON = process.env.DEBRIEF_TEST_PYTHON || "/var/cache/debrief/test-tools/venv/bin/python";
 
@@ -39,7 +41,7 @@ async function waitForPort(port, ms) {
 }
 
 /** aiosmtpd writing every message it receives into a Maildir. */
-export async function startSmtp() {
+async function startSmtp() {
   const root = await mkdtemp(join(tmpdir(), "debrief-e2e-smtp-"));
   // A path that does not exist yet: the Maildir (with tmp/, new/, cur/) is made there.
   const maildir = join(root, "Maildir");
@@ -75,7 +77,7 @@ export async function startSmtp() {
 }
 
 /** Waits for `count` messages in the Maildir and returns them, oldest first. */
-export async function receivedMessages(maildir, count, ms = 10_000) {
+async function receivedMessages(maildir, count, ms = 10_000) {
   const dir = join(maildir, "new");
   const deadline = Date.now() + ms;
   for (;;) {
@@ -87,6 +89,38 @@ export async function receivedMessages(maildir, count, ms = 10_000) {
     if (Date.now() > deadline) throw new Error(`${names.length} of ${count} messages arrived in ${ms} ms`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/**
+ * Register before/after hooks (in the calling describe block) that start aiosmtpd and a
+ * server sending through it. The pages open in `app`'s browser, from useApp(), so a file
+ * still starts one Chromium. Returns `{ run, received }`: `run(t, fn)` is app.run()
+ * against this server, `received(count)` waits for what the SMTP server got.
+ *
+ * @param {{ browser: import("playwright-core").Browser | null }} app
+ */
+export function useSmtpApp(app) {
+  let smtp;
+  let server;
+  before(async () => {
+    smtp = await startSmtp();
+    server = await startServer({
+      args: ["--smtp-url", `smtp://127.0.0.1:${smtp.port}`, "--mail-from", "debrief@example.com"],
+    });
+  });
+  after(async () => {
+    await server?.stop();
+    await smtp?.stop();
+  });
+  return {
+    /**
+     * @param {{ name: string }} t the node:test context
+     * @param {(page: import("playwright-core").Page) => Promise<void>} fn
+     */
+    run: (t, fn) => withPage(app.browser, t.name, fn, { baseURL: server.url, server }),
+    /** Every message so far, oldest first, once at least `count` arrived. */
+    received: (count) => receivedMessages(smtp.maildir, count),
+  };
 }
 
 // --- enough MIME to read the message ---------------------------------------------------

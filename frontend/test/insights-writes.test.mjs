@@ -13,21 +13,9 @@ import { feedLinks } from "../src/pages/profile/CalendarFeed.tsx";
 import { clearQueries, query, setQueryData } from "../src/stores/query.ts";
 import { $toasts, resetToastsForTests } from "../src/stores/toast.ts";
 import { fakeFetch } from "./fake-fetch.mjs";
+import { trackedStep as step } from "./next-step-fixtures.mjs";
 
 const settle = () => new Promise((r) => setTimeout(r, 0));
-const step = (id, fill = {}) => ({
-  id,
-  who: "me",
-  action: `Step ${id}`,
-  dueText: null,
-  dueDate: null,
-  line: `I will step ${id}.`,
-  done: false,
-  source: "summary",
-  clientId: 7,
-  clientName: "Jordan Ellis",
-  ...fill,
-});
 
 let f;
 beforeEach(() => {

@@ -13,18 +13,7 @@ import {
   whoLabel,
   withDueDate,
 } from "../src/pages/client/next-steps.ts";
-
-const item = (id, fill = {}) => ({
-  id,
-  who: "me",
-  action: `Step ${id}`,
-  dueText: null,
-  dueDate: null,
-  line: `I will step ${id}.`,
-  done: false,
-  source: "summary",
-  ...fill,
-});
+import { actionItem as item } from "./next-step-fixtures.mjs";
 
 describe("next steps", () => {
   test("a client's items are edited as they are, and sent back with their ids", () => {

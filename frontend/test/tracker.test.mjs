@@ -14,20 +14,9 @@ import {
 } from "../src/pages/insights/figures.ts";
 import { isoDay, localToday } from "../src/pages/insights/paths.ts";
 import { endOfWeek, groupOf, groupSteps, placeStep, sortSteps, trackerWho } from "../src/pages/insights/tracker.ts";
+import { trackedStep } from "./next-step-fixtures.mjs";
 
-const step = (id, dueDate = null, fill = {}) => ({
-  id,
-  who: "me",
-  action: `Step ${id}`,
-  dueText: null,
-  dueDate,
-  line: `I will step ${id}.`,
-  done: false,
-  source: "summary",
-  clientId: 1,
-  clientName: "Jordan Ellis",
-  ...fill,
-});
+const step = (id, dueDate = null, fill = {}) => trackedStep(id, { dueDate, ...fill });
 const ids = (list) => list.map((s) => s.id);
 const titled = (groups) => groups.map((g) => [g.title, ids(g.steps)]);
 

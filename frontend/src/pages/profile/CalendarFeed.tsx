@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { useLocation } from "wouter";
-import { Button } from "../../components/Button.tsx";
+import { Button, type ButtonProps } from "../../components/Button.tsx";
 import { Card, CardHeader } from "../../components/Card.tsx";
 import { ConfirmDialog } from "../../components/ConfirmDialog.tsx";
 import { Input } from "../../components/Input.tsx";
@@ -31,6 +31,44 @@ export function feedLinks(origin: string, path: string): { url: string; webcal: 
 const longDate = (iso: string) =>
   new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric" });
 
+type AskFirstProps = Omit<ButtonProps, "children" | "onClick"> & {
+  /** The button's text, and the dialog's answer that goes ahead. */
+  label: string;
+  question: string;
+  warning: string;
+  /** The change is under way: the dialog's answer shows it. */
+  working: boolean;
+  onConfirm: () => Promise<void>;
+};
+
+/**
+ * A button for a change that breaks the calendars subscribed to the link, so it asks
+ * first. The dialog stays up until the change is done, whatever the answer.
+ */
+function AskFirst({ label, question, warning, working, onConfirm, ...button }: AskFirstProps) {
+  const [asking, setAsking] = useState(false);
+  const confirm = async () => {
+    await onConfirm();
+    setAsking(false);
+  };
+  return (
+    <>
+      <Button {...button} onClick={() => setAsking(true)}>
+        {label}
+      </Button>
+      <ConfirmDialog
+        open={asking}
+        title={question}
+        description={warning}
+        confirmLabel={label}
+        busy={working}
+        onConfirm={confirm}
+        onCancel={() => setAsking(false)}
+      />
+    </>
+  );
+}
+
 /**
  * Profile → Calendar feed: a private link that calendar apps subscribe to, carrying the
  * dated next steps. The link is shown once, when made; a new one replaces it, Revoke
@@ -45,7 +83,6 @@ export function CalendarFeed() {
   const [attempt, setAttempt] = useState(0);
   const [link, setLink] = useState<{ url: string; webcal: string } | null>(null);
   const [busy, setBusy] = useState(false);
-  const [asking, setAsking] = useState<"replace" | "revoke" | null>(null);
   // What takes the focus once drawn: the new link, or the button that makes one.
   const [focus, setFocus] = useState<"link" | "create" | null>(null);
 
@@ -88,7 +125,6 @@ export function CalendarFeed() {
       refused(err, "No feed link made");
     } finally {
       setBusy(false);
-      setAsking(null);
     }
   };
 
@@ -103,7 +139,6 @@ export function CalendarFeed() {
       refused(err, "Calendar feed not turned off");
     } finally {
       setBusy(false);
-      setAsking(null);
     }
   };
 
@@ -118,6 +153,20 @@ export function CalendarFeed() {
       toast({ title: "Copy the selected link", description: "This browser did not let the app copy it." });
     }
   };
+
+  // Offered with the link just made and with one made before.
+  const revokeButton = (
+    <AskFirst
+      variant="outline"
+      className="btn--danger-outline"
+      disabled={busy}
+      label="Revoke"
+      question="Revoke the feed link?"
+      warning="Calendars subscribed to it stop getting your next steps. This cannot be undone."
+      working={busy}
+      onConfirm={revoke}
+    />
+  );
 
   let body;
   if (failed) {
@@ -149,9 +198,7 @@ export function CalendarFeed() {
             Subscribe
           </a>
         </div>
-        <Button variant="outline" className="btn--danger-outline" disabled={busy} onClick={() => setAsking("revoke")}>
-          Revoke
-        </Button>
+        {revokeButton}
       </>
     );
   } else if (feed.active) {
@@ -163,12 +210,16 @@ export function CalendarFeed() {
           shown again: make a new link if you need it.
         </p>
         <div className="btn-row">
-          <Button variant="secondary" busy={busy} onClick={() => setAsking("replace")}>
-            Make a new link
-          </Button>
-          <Button variant="outline" className="btn--danger-outline" disabled={busy} onClick={() => setAsking("revoke")}>
-            Revoke
-          </Button>
+          <AskFirst
+            variant="secondary"
+            busy={busy}
+            label="Make a new link"
+            question="Make a new link?"
+            warning="The current link stops working: calendars subscribed to it need the new one."
+            working={busy}
+            onConfirm={create}
+          />
+          {revokeButton}
         </div>
       </>
     );
@@ -190,24 +241,6 @@ export function CalendarFeed() {
         />
         {body}
       </div>
-      <ConfirmDialog
-        open={asking === "revoke"}
-        title="Revoke the feed link?"
-        description="Calendars subscribed to it stop getting your next steps. This cannot be undone."
-        confirmLabel="Revoke"
-        busy={busy}
-        onConfirm={revoke}
-        onCancel={() => setAsking(null)}
-      />
-      <ConfirmDialog
-        open={asking === "replace"}
-        title="Make a new link?"
-        description="The current link stops working: calendars subscribed to it need the new one."
-        confirmLabel="Make a new link"
-        busy={busy}
-        onConfirm={create}
-        onCancel={() => setAsking(null)}
-      />
     </Card>
   );
 }
