@@ -4,8 +4,10 @@ cannot know, once as it is and once with the hint the server gives it, built
 from the client's card and the user's profile ("Meeting with Ana Silva,
 Head of Procurement at Banco Azul, and Tom Reid of Northwind Advisory.").
 A name counts once per mention, only when spelled exactly (accents and case
-too). The meetings are in bench/data/names/meetings.json: hand-written,
-names from many languages, hints holding names that are never said."""
+too). Beside it the row prints the names the hint made up: a name of the
+card or the profile written more often than it was said. The meetings are in
+bench/data/names/meetings.json: hand-written, names from many languages,
+hints holding names that are never said."""
 
 import json
 import os
@@ -38,12 +40,18 @@ def spelled(meeting, text):
     return sum(min(n, text.count(name)) for name, n in said.items()), sum(said.values())
 
 
+def made_up(meeting, text):
+    """Names of the card and the profile written more often than said."""
+    hinted = {meeting["card"]["name"], meeting["card"]["company"], meeting["me"]["name"], meeting["me"]["company"]}
+    return sum(max(0, text.count(name) - meeting["text"].count(name)) for name in hinted)
+
+
 def measure(ctx):
     with open(MEETINGS, encoding="utf-8") as f:
         meetings = json.load(f)
     models_dir = os.path.join(ctx.tmp, "names-models")
     import_models(ctx, ["whisper-tiny.en-ct2"], models_dir)
-    plain = hinted = total = 0
+    plain = hinted = total = extra = 0
     missed = []
     for n, meeting in enumerate(meetings):
         wav = os.path.join(ctx.tmp, f"names-{n}.wav")
@@ -53,10 +61,13 @@ def measure(ctx):
         text = transcribe(ctx, models_dir, wav, hint(meeting))
         with_hint, mentions = spelled(meeting, text)
         plain, hinted, total = plain + without, hinted + with_hint, total + mentions
+        extra += made_up(meeting, text)
         missed += [name for name in meeting["names"] if text.count(name) < meeting["text"].count(name)]
     names = sum(len(m["names"]) for m in meetings)
     share = hinted / total
     ok = share >= BUDGET and hinted > plain and names >= 10
-    ours = f"{hinted}/{total} ({share:.0%}) with the hint, {plain}/{total} without; {names} names, {len(meetings)} meetings"
-    return [Row(ROWS[0], ours, f"≥ {BUDGET:.0%} with, more than without", ok,
-                values={"with": hinted, "without": plain, "mentions": total, "names": names, "missed": missed})]
+    ours = (f"{hinted}/{total} ({share:.0%}) with the hint, {plain}/{total} without; "
+            f"{extra} made up; {names} names, {len(meetings)} meetings")
+    return [Row(ROWS[0], ours, f"≥ {BUDGET:.0%} with, more than without", ok, quality=True,
+                values={"with": hinted, "without": plain, "mentions": total, "made_up": extra, "names": names,
+                        "missed": missed})]

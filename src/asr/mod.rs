@@ -4,6 +4,7 @@
 
 pub mod audio;
 mod choose;
+mod names;
 pub mod vosk;
 pub mod whisper;
 

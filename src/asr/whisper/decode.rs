@@ -5,6 +5,7 @@
 
 use candle_core::Tensor;
 
+use super::bias::Bias;
 use super::decoder::Decoder;
 use super::kernels::log_sum_exp;
 use super::rules::Rules;
@@ -29,15 +30,25 @@ pub struct Decoded {
     pub looped: bool,
 }
 
-/// Decodes `audio` after `context` (see [`Vocabulary::context`]: text said
-/// before, which the model continues in its spelling) and the start tokens.
+/// What a window is decoded after: `tokens` (see [`Vocabulary::context`]:
+/// text said before, which the model continues in its spelling) and the
+/// names it leans towards.
+#[derive(Debug, Clone, Copy)]
+pub struct Context<'a> {
+    pub tokens: &'a [u32],
+    pub bias: &'a Bias,
+}
+
+/// Decodes `audio` after `context` and the start tokens. The average
+/// log-probability is the model's own, before the bias.
 pub fn greedy(
     decoder: &Decoder,
     audio: &Tensor,
     vocabulary: &Vocabulary,
     rules: &Rules,
-    context: &[u32],
+    context: Context<'_>,
 ) -> candle_core::Result<Decoded> {
+    let Context { tokens: context, bias } = context;
     let mut session = decoder.session(audio)?;
     let mut logits = Vec::new();
     let mut no_speech_prob = 0.0;
@@ -56,16 +67,23 @@ pub fn greedy(
     let mut looped = false;
     while tokens.len() < budget {
         rules.apply(&mut logits, &tokens);
-        let (next, best) = logits
+        let (mut next, mut best) = logits
             .iter()
             .enumerate()
             .fold((rules.eot, f32::NEG_INFINITY), |acc, (i, &l)| if l > acc.1 { (i as u32, l) } else { acc });
-        sum_logprob += best - log_sum_exp(&logits);
+        for (token, bonus) in bias.boosts(&tokens) {
+            if let Some(&l) = logits.get(token as usize)
+                && l + bonus > best
+            {
+                (next, best) = (token, l + bonus);
+            }
+        }
+        sum_logprob += logits[next as usize] - log_sum_exp(&logits);
         if next == rules.eot {
             break;
         }
         tokens.push(next);
-        if let Some(keep) = repeating_tail(&tokens) {
+        if let Some(keep) = repeating_tail(&tokens, vocabulary.timestamp_begin) {
             tokens.truncate(keep);
             looped = true;
             break;
@@ -75,20 +93,27 @@ pub fn greedy(
     Ok(Decoded { avg_logprob: sum_logprob / (tokens.len() + 1) as f32, tokens, no_speech_prob, looped })
 }
 
-/// When `tokens` ends in copies of one n-gram, how many tokens to keep: all
-/// up to the end of its first copy.
-fn repeating_tail(tokens: &[u32]) -> Option<usize> {
-    (1..=MAX_PERIOD).find_map(|period| {
+/// When the words of `tokens` end in copies of one n-gram, how many tokens
+/// to keep: all up to the end of its first copy. Timestamps are left out of
+/// the comparison: a loop repeats its words, each copy at its own time.
+fn repeating_tail(tokens: &[u32], timestamp_begin: u32) -> Option<usize> {
+    let at: Vec<usize> = (0..tokens.len()).filter(|&i| tokens[i] < timestamp_begin).collect();
+    let words: Vec<u32> = at.iter().map(|&i| tokens[i]).collect();
+    let keep = (1..=MAX_PERIOD).find_map(|period| {
         let copies = MIN_COPIES.max(MIN_LOOP_TOKENS.div_ceil(period));
         let span = period * copies;
-        let tail = tokens.get(tokens.len().checked_sub(span)?..)?;
-        tail.chunks(period).all(|c| c == &tail[..period]).then_some(tokens.len() - span + period)
-    })
+        let tail = words.get(words.len().checked_sub(span)?..)?;
+        tail.chunks(period).all(|c| c == &tail[..period]).then_some(words.len() - span + period)
+    })?;
+    Some(at[keep - 1] + 1)
 }
 
 #[cfg(test)]
 mod tests {
     use super::repeating_tail;
+
+    /// Tokens from 100 up are timestamps.
+    const TS: u32 = 100;
 
     #[test]
     fn a_phrase_repeated_into_a_loop_is_cut_to_one_copy() {
@@ -96,8 +121,18 @@ mod tests {
         for _ in 0..4 {
             tokens.extend([7, 8, 9, 10]);
         }
-        assert_eq!(repeating_tail(&tokens), Some(7));
-        assert_eq!(repeating_tail(&[1, 2, 3, 5, 5, 5, 5]), None, "a word said four times is speech");
-        assert_eq!(repeating_tail(&[4; 16]), Some(1));
+        assert_eq!(repeating_tail(&tokens, TS), Some(7));
+        assert_eq!(repeating_tail(&[1, 2, 3, 5, 5, 5, 5], TS), None, "a word said four times is speech");
+        assert_eq!(repeating_tail(&[4; 16], TS), Some(1));
+    }
+
+    #[test]
+    fn a_loop_is_found_through_the_timestamps_between_its_copies() {
+        let mut tokens = vec![TS, 1, 2];
+        for copy in 0..6 {
+            tokens.extend([7, 8, 9, TS + 10 * copy + 5, TS + 10 * copy + 6]);
+        }
+        // The first copy ends at index 5 (token 9).
+        assert_eq!(repeating_tail(&tokens, TS), Some(6));
     }
 }

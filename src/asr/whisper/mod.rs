@@ -4,6 +4,7 @@
 //! holds `config.json`, `tokenizer.json` and `model.safetensors` (Hugging
 //! Face names); `ct2` makes one from a CTranslate2 (faster-whisper) model.
 
+mod bias;
 mod config;
 mod ct2;
 mod decode;
@@ -24,13 +25,15 @@ use std::time::Instant;
 
 use candle_core::{Device, Tensor};
 
+use self::bias::Bias;
 use self::config::Config;
 pub use self::ct2::{ConvertError, convert};
-use self::decode::{Decoded, greedy};
+use self::decode::{Context, Decoded, greedy};
 use self::mel::{HOP, LogMel};
 use self::model::Model;
 use self::rules::Rules;
 use self::text::Vocabulary;
+use super::names::{names, respell};
 use super::{EngineError, Progress, Segment, Transcriber, Transcript};
 
 /// Most tokens of a hint: names and companies, not a script.
@@ -57,6 +60,10 @@ pub struct Whisper {
     window_frames: usize,
     /// The hint's tokens, read before every window (see [`Transcriber::expect`]).
     context: Vec<u32>,
+    /// The hint's names: decoding leans towards them, and their near misses
+    /// in what it wrote are spelled as the hint spells them.
+    bias: Bias,
+    names: Vec<String>,
 }
 
 impl Whisper {
@@ -80,6 +87,8 @@ impl Whisper {
             mel: LogMel::new(config.num_mel_bins),
             window_frames: config.max_source_positions * FRAMES_PER_STEP,
             context: Vec::new(),
+            bias: Bias::default(),
+            names: Vec::new(),
         })
     }
 
@@ -105,14 +114,17 @@ impl Whisper {
         let audio = Device::Cpu.with_context(|| encoder.forward(&mel))?;
         let encoded = started.elapsed();
         let (decoder, vocabulary, rules) = (&self.model.decoder, &self.vocabulary, &self.rules);
-        let mut decoded = Device::Cpu.with_context(|| greedy(decoder, &audio, vocabulary, rules, &self.context))?;
+        let hinted = Context { tokens: &self.context, bias: &self.bias };
+        let mut decoded = Device::Cpu.with_context(|| greedy(decoder, &audio, vocabulary, rules, hinted))?;
         let heard = frames.min(samples.len() / HOP - first);
         if !self.context.is_empty() && self.skimmed(&decoded, heard) {
             // After a hint, tiny models sometimes stop a sentence or two into
             // a window, or start late: the same window without the hint is
             // decoded too, and kept when it says clearly more. Names matter,
-            // but not more than what was said.
-            let plain = Device::Cpu.with_context(|| greedy(decoder, &audio, vocabulary, rules, &[]))?;
+            // but not more than what was said. The lean towards the names
+            // stays: it does not make the model skip.
+            let plain = Context { tokens: &[], bias: &self.bias };
+            let plain = Device::Cpu.with_context(|| greedy(decoder, &audio, vocabulary, rules, plain))?;
             if self.words(&plain) > self.words(&decoded) * 5 / 4 {
                 decoded = plain;
             }
@@ -159,7 +171,7 @@ impl Whisper {
             (frame * MS_PER_FRAME).min(end_ms)
         };
         for piece in split.pieces {
-            let text = self.vocabulary.text(&piece.tokens)?.trim().to_owned();
+            let text = respell(&self.vocabulary.text(&piece.tokens)?, &self.names);
             if !text.is_empty() {
                 let (start_ms, end_ms) = (at(piece.start), at(piece.end));
                 segments.push(Segment { start_ms, end_ms, text, words: Vec::new() });
@@ -196,5 +208,7 @@ impl Transcriber for Whisper {
 
     fn expect(&mut self, hint: &str) {
         self.context = self.vocabulary.context(hint, HINT_TOKENS);
+        self.bias = Bias::new(hint, |text| self.vocabulary.tokens(text));
+        self.names = names(hint);
     }
 }

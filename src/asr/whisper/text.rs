@@ -60,6 +60,12 @@ impl Vocabulary {
         std::iter::once(prev).chain(ids[ids.len().saturating_sub(max)..].iter().copied()).collect()
     }
 
+    /// `text`'s tokens, written as it is (no space added); none if the
+    /// tokenizer fails on it.
+    pub fn tokens(&self, text: &str) -> Vec<u32> {
+        self.tokenizer.encode(text, false).map(|e| e.get_ids().to_vec()).unwrap_or_default()
+    }
+
     /// The text of the tokens below `<|endoftext|>` (specials are skipped).
     pub fn text(&self, tokens: &[u32]) -> Result<String, EngineError> {
         let words: Vec<u32> = tokens.iter().copied().filter(|&t| t < self.eot).collect();
