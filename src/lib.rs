@@ -40,3 +40,4 @@ pub mod store;
 pub mod summarise;
 pub mod threads;
 pub mod tls;
+pub mod weights;

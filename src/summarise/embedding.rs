@@ -4,8 +4,7 @@
 
 use std::path::Path;
 
-use candle_core::{DType, Device, Tensor};
-use candle_nn::VarBuilder;
+use candle_core::{DType, Tensor};
 use candle_transformers::models::bert::{BertModel, Config};
 use tokenizers::{Tokenizer, TruncationParams};
 
@@ -39,8 +38,7 @@ impl Encoder {
         tokenizer
             .with_truncation(Some(TruncationParams { max_length: MAX_TOKENS, ..Default::default() }))
             .map_err(|e| bad("tokenizer.json", &e))?;
-        let weights = std::fs::read(dir.join("model.safetensors")).map_err(|e| bad("model.safetensors", &e))?;
-        let vb = VarBuilder::from_buffered_safetensors(weights, DType::F32, &Device::Cpu)
+        let vb = crate::weights::read(&dir.join("model.safetensors"), DType::F32)
             .map_err(|e| bad("model.safetensors", &e))?;
         let model = BertModel::load(vb, &config).map_err(|e| bad("model.safetensors", &e))?;
         Ok(Self { model, tokenizer })

@@ -7,7 +7,7 @@
 
 use std::path::Path;
 
-use candle_core::{DType, Device};
+use candle_core::DType;
 use candle_nn::VarBuilder;
 
 use super::config::Config;
@@ -24,9 +24,7 @@ pub struct Model {
 impl Model {
     pub fn load(path: &Path, config: &Config) -> Result<Self, EngineError> {
         let bad = |reason: String| EngineError::BadModel(format!("{}: {reason}", path.display()));
-        let bytes = std::fs::read(path).map_err(|e| bad(format!("cannot read: {e}")))?;
-        let vb = VarBuilder::from_buffered_safetensors(bytes, DType::F32, &Device::Cpu)
-            .map_err(|e| bad(format!("not a safetensors file: {e}")))?;
+        let vb = crate::weights::read(path, DType::F32).map_err(bad)?;
         Self::new(&vb, config).map_err(|e| bad(format!("does not fit its config.json: {e}")))
     }
 
