@@ -76,6 +76,11 @@ pub struct Settings {
     #[arg(long, env = "DEBRIEF_ASR", default_value = "auto", value_enum)]
     pub asr: crate::asr::AsrChoice,
 
+    /// How Whisper's decoder holds its weights: int8 is faster and smaller
+    /// at the same words on the speech benchmark, f32 the reference.
+    #[arg(long, env = "DEBRIEF_ASR_PRECISION", default_value = "int8", value_enum)]
+    pub asr_precision: crate::asr::AsrPrecision,
+
     /// Summariser: auto takes the sentence-embedding model when installed,
     /// else a lexical method that needs no model.
     #[arg(long, env = "DEBRIEF_SUMMARISER", default_value = "auto", value_enum)]

@@ -11,7 +11,7 @@ pub mod whisper;
 use serde::Serialize;
 
 pub use crate::engine::{EngineError, Progress};
-pub use choose::{AsrChoice, Plan, load, plan};
+pub use choose::{AsrChoice, AsrPrecision, Plan, load, plan};
 
 /// The rate every engine works at; `audio` resamples anything else to it.
 pub const SAMPLE_RATE: u32 = 16_000;

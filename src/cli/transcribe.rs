@@ -7,7 +7,7 @@ use std::time::Instant;
 use clap::Args;
 use serde::Serialize;
 
-use crate::asr::{AsrChoice, Transcript};
+use crate::asr::{AsrChoice, AsrPrecision, Transcript};
 use crate::domain::action_item::parse_iso;
 use crate::models::ModelsDir;
 use crate::progress::Progress;
@@ -20,6 +20,9 @@ pub struct TranscribeArgs {
     /// Speech-to-text engine.
     #[arg(long, env = "DEBRIEF_ASR", default_value = "auto", value_enum)]
     asr: AsrChoice,
+    /// How Whisper's decoder holds its weights.
+    #[arg(long, env = "DEBRIEF_ASR_PRECISION", default_value = "int8", value_enum)]
+    asr_precision: AsrPrecision,
     /// Print JSON: the text, the timed segments and how long each part took.
     #[arg(long)]
     json: bool,
@@ -114,7 +117,7 @@ pub fn transcribe(models: &ModelsDir, args: TranscribeArgs) -> anyhow::Result<i3
     let samples = crate::asr::audio::read_wav(std::io::BufReader::new(file))
         .map_err(|e| anyhow::anyhow!("{}: {e}", args.file.display()))?;
     let started = Instant::now();
-    let mut engine = crate::asr::load(args.asr, models)?;
+    let mut engine = crate::asr::load(args.asr, args.asr_precision, models)?;
     engine.expect(&args.hint);
     let load_ms = elapsed_ms(started);
     let started = Instant::now();

@@ -1,7 +1,7 @@
 //! Which engines the jobs use, loaded once per worker and kept while the
 //! installed models stay the same (loading Whisper or an LLM takes seconds).
 
-use crate::asr::{AsrChoice, Transcriber};
+use crate::asr::{AsrChoice, AsrPrecision, Transcriber};
 use crate::engine::EngineError;
 use crate::models::ModelsDir;
 use crate::summarise::{Summariser, SummariserChoice, SummariserOptions};
@@ -10,6 +10,7 @@ use crate::summarise::{Summariser, SummariserChoice, SummariserOptions};
 pub struct EngineChoice {
     pub models: ModelsDir,
     pub asr: AsrChoice,
+    pub asr_precision: AsrPrecision,
     pub summariser: SummariserChoice,
 }
 
@@ -26,7 +27,7 @@ impl Loaded {
             Some((loaded_for, engine)) if loaded_for == key => engine,
             // The old engine is dropped before the next loads: two models
             // at once may not fit a small box.
-            _ => crate::asr::load(choice.asr, &choice.models)?,
+            _ => crate::asr::load(choice.asr, choice.asr_precision, &choice.models)?,
         };
         Ok(self.transcriber.insert((key, engine)).1.as_mut())
     }

@@ -97,8 +97,12 @@ pub async fn run(options: ServeOptions) -> anyhow::Result<()> {
     }
     let speech_fix =
         crate::asr::plan(settings.asr, &options.models).is_err().then(|| models_command(&data_dir, &options.models));
-    let engines =
-        crate::jobs::EngineChoice { models: options.models, asr: settings.asr, summariser: settings.summariser };
+    let engines = crate::jobs::EngineChoice {
+        models: options.models,
+        asr: settings.asr,
+        asr_precision: settings.asr_precision,
+        summariser: settings.summariser,
+    };
     let jobs_store = store.clone();
     let workers = usize::from(settings.workers);
     let (jobs, workers) = tokio::task::spawn_blocking(move || Jobs::start(jobs_store, engines, workers)).await??;

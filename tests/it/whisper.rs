@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use debrief::asr::whisper::{Whisper, convert};
-use debrief::asr::{EngineError, Transcriber, Transcript};
+use debrief::asr::{AsrPrecision, EngineError, Transcriber, Transcript};
 
 use crate::harness::test_models;
 
@@ -14,14 +14,15 @@ fn ct2_model() -> PathBuf {
     test_models().join("whisper-tiny.en-ct2")
 }
 
-/// The CTranslate2 model converted into a fresh folder, loaded.
+/// The CTranslate2 model converted into a fresh folder, loaded at the
+/// default precision.
 fn converted() -> (tempfile::TempDir, Whisper) {
     let dir = tempfile::tempdir().unwrap();
     let started = Instant::now();
     convert(&ct2_model(), dir.path()).expect("the CTranslate2 model converts");
     let converted = started.elapsed();
     let started = Instant::now();
-    let whisper = Whisper::load(dir.path()).expect("the converted model loads");
+    let whisper = Whisper::load(dir.path(), AsrPrecision::default()).expect("the converted model loads");
     println!("convert {:.2} s, load {:.2} s", converted.as_secs_f64(), started.elapsed().as_secs_f64());
     (dir, whisper)
 }
@@ -70,6 +71,16 @@ fn whisper_tiny_en_converted_from_ctranslate2_transcribes_librivox_within_five_p
     let wer = errors as f64 / words as f64;
     println!("overall WER {:.1} % ({errors} errors in {words} words)", 100.0 * wer);
     assert!(wer <= 0.05, "WER {:.1} % is above 5 %", 100.0 * wer);
+}
+
+#[test]
+fn whisper_with_an_int8_decoder_writes_the_words_of_the_f32_one_on_librivox() {
+    let (dir, mut int8) = converted();
+    let mut f32 = Whisper::load(dir.path(), AsrPrecision::F32).expect("loads in f32");
+    for (samples, _) in clips() {
+        let words = |whisper: &mut Whisper| normalise(&transcribe(whisper, &samples).0.text);
+        assert_eq!(words(&mut int8), words(&mut f32));
+    }
 }
 
 #[test]
@@ -186,7 +197,7 @@ fn whisper_model_folders_missing_a_file_report_missing() {
         for other in ["config.json", "tokenizer.json", "model.safetensors"].iter().filter(|&&f| f != file) {
             std::fs::hard_link(dir.path().join(other), partial.path().join(other)).unwrap();
         }
-        match Whisper::load(partial.path()) {
+        match Whisper::load(partial.path(), AsrPrecision::default()) {
             Err(EngineError::Missing(message)) => assert!(message.contains(file), "{message}"),
             Err(other) => panic!("{file} missing gave {other:?}"),
             Ok(_) => panic!("{file} missing still loaded"),
@@ -203,7 +214,7 @@ fn whisper_model_folders_missing_a_file_report_missing() {
 #[test]
 fn whisper_refuses_a_damaged_converted_model_with_bad_model() {
     let (dir, _) = converted();
-    let bad_model = |file: &str| match Whisper::load(dir.path()) {
+    let bad_model = |file: &str| match Whisper::load(dir.path(), AsrPrecision::default()) {
         Err(EngineError::BadModel(message)) => {
             println!("{message}");
             assert!(message.contains(file), "{message}");

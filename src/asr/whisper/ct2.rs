@@ -23,7 +23,7 @@ use candle_nn::VarBuilder;
 use super::config::Config;
 use super::model::Model;
 use super::text::Vocabulary;
-use crate::asr::EngineError;
+use crate::asr::{AsrPrecision, EngineError};
 use crate::ct2::model_bin::{Element, ModelBin, Variable};
 
 const STORED: DType = DType::F16;
@@ -70,7 +70,9 @@ pub fn convert(ct2_dir: &Path, out_dir: &Path) -> Result<(), ConvertError> {
     let config = derive_config(&bin, suppress).map_err(bad(&bin_path))?;
     let tensors = rename(&bin, &config).map_err(bad(&bin_path))?;
     let vb = VarBuilder::from_tensors(tensors.clone(), DType::F32, &Device::Cpu);
-    Model::new(&vb, &config).map_err(|e| bad(&bin_path)(format!("the weights do not make a Whisper model: {e}")))?;
+    // A check that the weights fit, not the model that will run: f32 is the cheaper to build.
+    Model::new(&vb, &config, AsrPrecision::F32)
+        .map_err(|e| bad(&bin_path)(format!("the weights do not make a Whisper model: {e}")))?;
     Vocabulary::load(&tokenizer_path, &config).map_err(bad(&tokenizer_path))?;
 
     std::fs::create_dir_all(out_dir).map_err(write(out_dir.to_owned()))?;

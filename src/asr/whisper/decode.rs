@@ -19,6 +19,8 @@ const MAX_PERIOD: usize = 32;
 const MIN_COPIES: usize = 4;
 /// … and spans at least this many tokens ("no, no, no, no" is speech).
 const MIN_LOOP_TOKENS: usize = 16;
+/// Text shorter than this many word trigrams is not judged repetitive.
+const MIN_TRIGRAMS: usize = 12;
 
 #[derive(Debug, Clone)]
 pub struct Decoded {
@@ -93,6 +95,20 @@ pub fn greedy(
     Ok(Decoded { avg_logprob: sum_logprob / (tokens.len() + 1) as f32, tokens, no_speech_prob, looped })
 }
 
+/// Whether `text` says the same things over: fewer than half of its word
+/// trigrams are distinct, over at least [`MIN_TRIGRAMS`]. Speech repeats a
+/// phrase now and then; a decoder gone round in circles repeats most of it.
+pub fn repetitive(text: &str) -> bool {
+    let words: Vec<String> = text
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let trigrams: Vec<&[String]> = words.windows(3).collect();
+    let distinct: std::collections::HashSet<&[String]> = trigrams.iter().copied().collect();
+    trigrams.len() >= MIN_TRIGRAMS && distinct.len() * 2 < trigrams.len()
+}
+
 /// When the words of `tokens` end in copies of one n-gram, how many tokens
 /// to keep: all up to the end of its first copy. Timestamps are left out of
 /// the comparison: a loop repeats its words, each copy at its own time.
@@ -110,7 +126,20 @@ fn repeating_tail(tokens: &[u32], timestamp_begin: u32) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
-    use super::repeating_tail;
+    use super::{repeating_tail, repetitive};
+
+    #[test]
+    fn a_name_said_over_and_over_with_varying_words_is_repetitive_and_speech_is_not() {
+        let echo = "I'm Olumide Adeyemi from Crestmark Partners. My Olumide Adeyemi from Crestmark Partners. \
+                    My Olumide Adeyemi from Crestmark Partners. And my Olumide Adeyemi from Crestmark Partners. \
+                    My Olumide Adeyemi from Crestmark Partners.";
+        assert!(repetitive(echo));
+        let speech = "Welcome, and thanks for coming in. I'm Olumide Adeyemi from Crestmark Partners. Xiaoling \
+                      Zhou walked us through the shipping delays. Crestmark Partners will compare three freight \
+                      forwarders, and Xiaoling Zhou will send the volumes for last year.";
+        assert!(!repetitive(speech));
+        assert!(!repetitive("no no no no"), "too short to judge");
+    }
 
     /// Tokens from 100 up are timestamps.
     const TS: u32 = 100;

@@ -10,12 +10,18 @@ use candle_nn::kv_cache::KvCache;
 use candle_nn::{LayerNorm, Linear, VarBuilder};
 
 use super::config::Config;
-use super::layers::{FeedForward, attend, fused_projection, layer_norm, linear, split_heads};
+use super::int8::Int8Linear;
+use super::layers::{FeedForward, Precision, Projection, attend, fused_projection, layer_norm, linear, split_heads};
+
+/// The likeliest tokens by the int8 logits that are computed again to
+/// within 1/127 of a step (see [`Int8Linear::refine`]): the greedy pick is
+/// among them, and it is exactly what decides.
+const REFINED: usize = 16;
 
 #[derive(Debug, Clone)]
 pub struct Decoder {
     /// Also the output projection: Whisper ties the two.
-    embeddings: Tensor,
+    embeddings: Embeddings,
     positions: Tensor,
     blocks: Vec<Block>,
     norm: LayerNorm,
@@ -25,13 +31,56 @@ pub struct Decoder {
 #[derive(Debug, Clone)]
 struct Block {
     self_norm: LayerNorm,
-    self_qkv: Linear,
-    self_out: Linear,
+    self_qkv: Projection,
+    self_out: Projection,
     cross_norm: LayerNorm,
-    cross_q: Linear,
+    cross_q: Projection,
+    /// Applied to the audio once a window, 1,500 rows: a matrix product
+    /// that floats do well, whatever the precision.
     cross_kv: Linear,
-    cross_out: Linear,
+    cross_out: Projection,
     feed_forward: FeedForward,
+}
+
+/// The token embeddings, which are also the output projection.
+#[derive(Debug, Clone)]
+enum Embeddings {
+    Float(Tensor),
+    /// With the residual kept: one int8 step over 51,864 logits turned
+    /// "ill-disposed" into "old-sposed" on a LibriVox clip.
+    Int8(Int8Linear),
+}
+
+impl Embeddings {
+    fn lookup(&self, token: u32) -> Result<Tensor> {
+        match self {
+            Self::Float(table) => table.narrow(0, token as usize, 1),
+            Self::Int8(table) => {
+                let row = table.row(token as usize);
+                let width = row.len();
+                Tensor::from_vec(row, (1, width), &candle_core::Device::Cpu)
+            }
+        }
+    }
+
+    /// The logits of `x`, `[1, d]`.
+    fn logits(&self, x: &Tensor) -> Result<Vec<f32>> {
+        match self {
+            Self::Float(table) => x.matmul(&table.t()?)?.squeeze(0)?.to_vec1(),
+            Self::Int8(table) => {
+                let x: Vec<f32> = x.squeeze(0)?.to_vec1()?;
+                let mut logits = vec![0f32; table.outputs()];
+                table.apply(&x, &mut logits);
+                let mut best: Vec<usize> = (0..logits.len()).collect();
+                let refined = REFINED.min(best.len());
+                if refined > 0 && refined < best.len() {
+                    best.select_nth_unstable_by(refined - 1, |&a, &b| logits[b].total_cmp(&logits[a]));
+                }
+                table.refine(&x, &best[..refined], &mut logits);
+                Ok(logits)
+            }
+        }
+    }
 }
 
 /// One window's decoding: the audio's keys and values for every block, and
@@ -43,26 +92,32 @@ pub struct Session {
 }
 
 impl Decoder {
-    pub fn load(vb: &VarBuilder, c: &Config) -> Result<Self> {
+    pub fn load(vb: &VarBuilder, c: &Config, precision: Precision) -> Result<Self> {
         let (d, heads) = (c.d_model, c.decoder_attention_heads);
+        let at = |linear: Linear| Projection::new(linear, precision);
         let blocks = (0..c.decoder_layers)
             .map(|i| {
                 let vb = vb.pp(format!("layers.{i}"));
                 let (own, cross) = (vb.pp("self_attn"), vb.pp("encoder_attn"));
                 Ok(Block {
                     self_norm: layer_norm(&vb, "self_attn_layer_norm", d)?,
-                    self_qkv: fused_projection(&own, d, heads, &["q_proj", "k_proj", "v_proj"])?,
-                    self_out: linear(&own, "out_proj", d, d)?,
+                    self_qkv: at(fused_projection(&own, d, heads, &["q_proj", "k_proj", "v_proj"])?)?,
+                    self_out: at(linear(&own, "out_proj", d, d)?)?,
                     cross_norm: layer_norm(&vb, "encoder_attn_layer_norm", d)?,
-                    cross_q: fused_projection(&cross, d, heads, &["q_proj"])?,
+                    cross_q: at(fused_projection(&cross, d, heads, &["q_proj"])?)?,
                     cross_kv: fused_projection(&cross, d, heads, &["k_proj", "v_proj"])?,
-                    cross_out: linear(&cross, "out_proj", d, d)?,
-                    feed_forward: FeedForward::load(&vb, d, c.decoder_ffn_dim)?,
+                    cross_out: at(linear(&cross, "out_proj", d, d)?)?,
+                    feed_forward: FeedForward::load(&vb, d, c.decoder_ffn_dim, precision)?,
                 })
             })
             .collect::<Result<_>>()?;
+        let table = vb.get((c.vocab_size, d), "embed_tokens.weight")?;
+        let embeddings = match precision {
+            Precision::F32 => Embeddings::Float(table),
+            Precision::Int8 => Embeddings::Int8(Int8Linear::quantize(&table, None)?.with_residual(&table)?),
+        };
         Ok(Self {
-            embeddings: vb.get((c.vocab_size, d), "embed_tokens.weight")?,
+            embeddings,
             positions: vb.get((c.max_target_positions, d), "embed_positions.weight")?,
             blocks,
             norm: layer_norm(vb, "layer_norm", d)?,
@@ -94,7 +149,7 @@ impl Decoder {
         if session.position >= self.context() {
             candle_core::bail!("the decoder's context of {} tokens is full", self.context());
         }
-        let embedding = self.embeddings.narrow(0, token as usize, 1)?;
+        let embedding = self.embeddings.lookup(token)?;
         let mut x = (embedding + self.positions.narrow(0, session.position, 1)?)?;
         for ((block, cache), (cross_k, cross_v)) in self.blocks.iter().zip(&mut session.cache).zip(&session.cross) {
             let qkv = split_heads(&block.self_qkv.forward(&block.self_norm.forward(&x)?)?, 3, self.heads)?;
@@ -105,6 +160,6 @@ impl Decoder {
             x = block.feed_forward.forward(&x)?;
         }
         session.position += 1;
-        self.norm.forward(&x)?.matmul(&self.embeddings.t()?)?.squeeze(0)?.to_vec1()
+        self.embeddings.logits(&self.norm.forward(&x)?)
     }
 }

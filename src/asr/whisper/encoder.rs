@@ -7,7 +7,7 @@ use candle_nn::{Conv1d, Conv1dConfig, LayerNorm, Linear, VarBuilder};
 
 use super::config::Config;
 use super::kernels;
-use super::layers::{FeedForward, attend, fused_projection, layer_norm, linear, split_heads};
+use super::layers::{FeedForward, Precision, attend, fused_projection, layer_norm, linear, split_heads};
 
 #[derive(Debug, Clone)]
 pub struct Encoder {
@@ -44,7 +44,7 @@ impl Encoder {
                     qkv: fused_projection(&attn, d, c.encoder_attention_heads, &["q_proj", "k_proj", "v_proj"])?,
                     out: linear(&attn, "out_proj", d, d)?,
                     heads: c.encoder_attention_heads,
-                    feed_forward: FeedForward::load(&vb, d, c.encoder_ffn_dim)?,
+                    feed_forward: FeedForward::load(&vb, d, c.encoder_ffn_dim, Precision::F32)?,
                 })
             })
             .collect::<Result<_>>()?;

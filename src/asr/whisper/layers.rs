@@ -5,7 +5,35 @@
 use candle_core::{Module, Result, Tensor};
 use candle_nn::{LayerNorm, Linear, VarBuilder};
 
+pub use crate::asr::AsrPrecision as Precision;
+
+use super::int8::Int8Linear;
 use super::kernels;
+
+/// A projection at the chosen precision.
+#[derive(Debug, Clone)]
+pub enum Projection {
+    Float(Linear),
+    Int8(Int8Linear),
+}
+
+impl Projection {
+    pub fn new(linear: Linear, precision: Precision) -> Result<Self> {
+        Ok(match precision {
+            Precision::F32 => Self::Float(linear),
+            Precision::Int8 => Self::Int8(Int8Linear::quantize(linear.weight(), linear.bias())?),
+        })
+    }
+}
+
+impl Module for Projection {
+    fn forward(&self, x: &Tensor) -> Result<Tensor> {
+        match self {
+            Self::Float(linear) => linear.forward(x),
+            Self::Int8(int8) => int8.forward(x),
+        }
+    }
+}
 
 pub fn linear(vb: &VarBuilder, name: &str, inputs: usize, outputs: usize) -> Result<Linear> {
     let vb = vb.pp(name);
@@ -76,16 +104,16 @@ pub fn attend(q: &Tensor, k: &Tensor, v: &Tensor) -> Result<Tensor> {
 #[derive(Debug, Clone)]
 pub struct FeedForward {
     norm: LayerNorm,
-    up: Linear,
-    down: Linear,
+    up: Projection,
+    down: Projection,
 }
 
 impl FeedForward {
-    pub fn load(vb: &VarBuilder, d: usize, hidden: usize) -> Result<Self> {
+    pub fn load(vb: &VarBuilder, d: usize, hidden: usize, precision: Precision) -> Result<Self> {
         Ok(Self {
             norm: layer_norm(vb, "final_layer_norm", d)?,
-            up: linear(vb, "fc1", d, hidden)?,
-            down: linear(vb, "fc2", hidden, d)?,
+            up: Projection::new(linear(vb, "fc1", d, hidden)?, precision)?,
+            down: Projection::new(linear(vb, "fc2", hidden, d)?, precision)?,
         })
     }
 

@@ -11,6 +11,7 @@ mod decode;
 mod decoder;
 mod encoder;
 mod fft;
+mod int8;
 mod kernels;
 mod layers;
 mod mel;
@@ -28,13 +29,13 @@ use candle_core::{Device, Tensor};
 use self::bias::Bias;
 use self::config::Config;
 pub use self::ct2::{ConvertError, convert};
-use self::decode::{Context, Decoded, greedy};
+use self::decode::{Context, Decoded, greedy, repetitive};
 use self::mel::{HOP, LogMel};
 use self::model::Model;
 use self::rules::Rules;
 use self::text::Vocabulary;
 use super::names::{names, respell};
-use super::{EngineError, Progress, Segment, Transcriber, Transcript};
+use super::{AsrPrecision, EngineError, Progress, Segment, Transcriber, Transcript};
 
 /// Most tokens of a hint: names and companies, not a script.
 const HINT_TOKENS: usize = 96;
@@ -67,8 +68,9 @@ pub struct Whisper {
 }
 
 impl Whisper {
-    /// Loads the model in `model_dir` (see the module docs for its files).
-    pub fn load(model_dir: &Path) -> Result<Self, EngineError> {
+    /// Loads the model in `model_dir` (see the module docs for its files),
+    /// its decoder at `precision`.
+    pub fn load(model_dir: &Path, precision: AsrPrecision) -> Result<Self, EngineError> {
         let [config_path, tokenizer_path, weights_path] =
             ["config.json", "tokenizer.json", "model.safetensors"].map(|f| model_dir.join(f));
         for path in [&config_path, &tokenizer_path, &weights_path] {
@@ -79,7 +81,7 @@ impl Whisper {
         let config = Config::read(&config_path)?;
         let vocabulary = Vocabulary::load(&tokenizer_path, &config)
             .map_err(|reason| EngineError::BadModel(format!("{}: {reason}", tokenizer_path.display())))?;
-        let model = Model::load(&weights_path, &config)?;
+        let model = Model::load(&weights_path, &config, precision)?;
         Ok(Self {
             model,
             rules: Rules::new(&vocabulary, &config.suppress_tokens, &config.begin_suppress_tokens),
@@ -117,15 +119,19 @@ impl Whisper {
         let hinted = Context { tokens: &self.context, bias: &self.bias };
         let mut decoded = Device::Cpu.with_context(|| greedy(decoder, &audio, vocabulary, rules, hinted))?;
         let heard = frames.min(samples.len() / HOP - first);
-        if !self.context.is_empty() && self.skimmed(&decoded, heard) {
+        let echoed = |decoded: &Decoded| vocabulary.text(&decoded.tokens).is_ok_and(|text| repetitive(&text));
+        if !self.context.is_empty() && (self.skimmed(&decoded, heard) || echoed(&decoded)) {
             // After a hint, tiny models sometimes stop a sentence or two into
-            // a window, or start late: the same window without the hint is
-            // decoded too, and kept when it says clearly more. Names matter,
-            // but not more than what was said. The lean towards the names
-            // stays: it does not make the model skip.
+            // a window, start late, or say a name of the hint over and over
+            // with words around it that vary, so no loop is cut: the same
+            // window without the hint is decoded too, and kept when it says
+            // clearly more, or when only the hinted one repeats itself. Names
+            // matter, but not more than what was said. The lean towards the
+            // names stays: it does not make the model skip.
             let plain = Context { tokens: &[], bias: &self.bias };
             let plain = Device::Cpu.with_context(|| greedy(decoder, &audio, vocabulary, rules, plain))?;
-            if self.words(&plain) > self.words(&decoded) * 5 / 4 {
+            let more = self.words(&plain) > self.words(&decoded) * 5 / 4;
+            if more || (echoed(&decoded) && !echoed(&plain)) {
                 decoded = plain;
             }
         }

@@ -13,6 +13,7 @@ use candle_nn::VarBuilder;
 use super::config::Config;
 use super::decoder::Decoder;
 use super::encoder::Encoder;
+use super::layers::Precision;
 use crate::asr::EngineError;
 
 #[derive(Debug, Clone)]
@@ -22,16 +23,16 @@ pub struct Model {
 }
 
 impl Model {
-    pub fn load(path: &Path, config: &Config) -> Result<Self, EngineError> {
+    pub fn load(path: &Path, config: &Config, precision: Precision) -> Result<Self, EngineError> {
         let bad = |reason: String| EngineError::BadModel(format!("{}: {reason}", path.display()));
         let vb = crate::weights::read(path, DType::F32).map_err(bad)?;
-        Self::new(&vb, config).map_err(|e| bad(format!("does not fit its config.json: {e}")))
+        Self::new(&vb, config, precision).map_err(|e| bad(format!("does not fit its config.json: {e}")))
     }
 
-    pub fn new(vb: &VarBuilder, config: &Config) -> candle_core::Result<Self> {
+    pub fn new(vb: &VarBuilder, config: &Config, precision: Precision) -> candle_core::Result<Self> {
         Ok(Self {
             encoder: Encoder::load(&vb.pp("model.encoder"), config)?,
-            decoder: Decoder::load(&vb.pp("model.decoder"), config)?,
+            decoder: Decoder::load(&vb.pp("model.decoder"), config, precision)?,
         })
     }
 }
