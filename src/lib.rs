@@ -14,7 +14,7 @@
 //! asr summarise
 //! models store auth
 //! ct2
-//! domain datadir lan progress engine clock threads
+//! domain datadir lan progress engine clock threads weights
 //! ```
 
 pub mod asr;
