@@ -14,16 +14,16 @@ pub enum AsrChoice {
 }
 
 /// `--asr-precision f32|int8`: how Whisper's decoder holds its weights.
-/// int8 is the default: on the 60-second clip its decoder took 340 ms a
-/// window against 590 in f32 (the whole run 1.8 s against 2.5 s), its peak
-/// memory was 30 MB lower, and it wrote the same words on the LibriVox
-/// readings. The encoder stays f32 either way (see `whisper::int8`).
+/// int8 is the default: on the 60-second clip of the speech benchmark its
+/// decoder took 470 ms a window against 760 in f32 (the whole run 1.8 s
+/// against 2.4 s), and it wrote the same words on every LibriVox clip. The
+/// encoder stays f32 either way (see `whisper::int8`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum AsrPrecision {
     /// 32-bit floats throughout.
     F32,
-    /// The decoder's projections in 8-bit integers, a scale per row.
+    /// The decoder's projections in 8-bit integers, a scale per 32 weights.
     #[default]
     Int8,
 }

@@ -28,6 +28,7 @@ mod jobs;
 mod multipart;
 mod next_steps;
 mod origin;
+mod owned_route;
 mod profile;
 mod range;
 mod recording;

@@ -8,11 +8,12 @@ use serde::Serialize;
 
 use super::body::{SMALL, json};
 use super::error::{AppError, AppResult};
-use super::session::{SignedIn, signed_in};
-use super::state::{AppState, state};
+use super::owned_route::{OwnedRoute, RouteId};
+use super::session::signed_in;
+use super::state::state;
 use crate::domain::action_item_record::{ActionItemView, StepChangeInput};
 use crate::domain::ids::{ActionItemId, ClientId};
-use crate::store::{OwnerView, StoreResult, TrackedStep};
+use crate::store::TrackedStep;
 
 /// A next step with the client it is for, as the browser sees it.
 #[derive(Serialize)]
@@ -53,31 +54,11 @@ pub async fn update(req: &mut Request, depot: &mut Depot) -> AppResult<Json<Step
     Ok(Json(step.into()))
 }
 
-/// What a handler of one step (`/api/next-steps/{id}…`) starts from.
-pub struct StepRoute {
-    state: AppState,
-    me: SignedIn,
-    id: ActionItemId,
-}
+/// The route of one step (`/api/next-steps/{id}…`).
+pub type StepRoute = OwnedRoute<ActionItemId>;
 
-impl StepRoute {
-    pub fn of(req: &Request, depot: &Depot) -> AppResult<Self> {
-        let (state, me) = (state(depot)?.clone(), signed_in(depot)?.clone());
-        let id = req.param::<ActionItemId>("id").ok_or_else(step_not_found)?;
-        Ok(Self { state, me, id })
+impl RouteId for ActionItemId {
+    fn not_found() -> AppError {
+        AppError::not_found("Next step not found")
     }
-
-    /// Runs `f` on the user's view with the step's id, off the executor.
-    pub async fn run<T, F>(&self, f: F) -> AppResult<T>
-    where
-        T: Send + 'static,
-        F: FnOnce(OwnerView<'_>, ActionItemId) -> StoreResult<T> + Send + 'static,
-    {
-        let id = self.id;
-        self.me.run(&self.state.store, move |mine| f(mine, id)).await.map_err(AppError::or_store(step_not_found))
-    }
-}
-
-fn step_not_found() -> AppError {
-    AppError::not_found("Next step not found")
 }

@@ -46,8 +46,7 @@ struct Block {
 #[derive(Debug, Clone)]
 enum Embeddings {
     Float(Tensor),
-    /// With the residual kept: one int8 step over 51,864 logits turned
-    /// "ill-disposed" into "old-sposed" on a LibriVox clip.
+    /// With the residual kept, for the likeliest tokens (see `int8`).
     Int8(Int8Linear),
 }
 
