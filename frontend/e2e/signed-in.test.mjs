@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { checkA11y, signUpAndLogIn, useApp } from "./harness.mjs";
-import { heldRoute } from "./screens-states.mjs";
+import { heldRoute } from "./screens-moves.mjs";
 
 const app = useApp();
 
