@@ -15,7 +15,7 @@ use crate::summarise::{MeetingContext, SummariserChoice, SummariserOptions, Summ
 
 #[derive(Debug, Args)]
 pub struct TranscribeArgs {
-    /// A WAV file (any rate and channel count).
+    /// A WAV file (any rate and channel count), or an Ogg Opus recording as the server keeps them.
     file: PathBuf,
     /// Speech-to-text engine.
     #[arg(long, env = "DEBRIEF_ASR", default_value = "auto", value_enum)]
@@ -112,10 +112,8 @@ struct BatchLine<'a> {
 }
 
 pub fn transcribe(models: &ModelsDir, args: TranscribeArgs) -> anyhow::Result<i32> {
-    let file =
-        std::fs::File::open(&args.file).map_err(|e| anyhow::anyhow!("cannot open {}: {e}", args.file.display()))?;
-    let samples = crate::asr::audio::read_wav(std::io::BufReader::new(file))
-        .map_err(|e| anyhow::anyhow!("{}: {e}", args.file.display()))?;
+    let samples =
+        crate::asr::audio::read_audio_file(&args.file).map_err(|e| anyhow::anyhow!("{}: {e}", args.file.display()))?;
     let started = Instant::now();
     let mut engine = crate::asr::load(args.asr, args.asr_precision, models)?;
     engine.expect(&args.hint);

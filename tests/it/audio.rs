@@ -4,7 +4,7 @@
 use std::f64::consts::TAU;
 use std::io::Cursor;
 
-use debrief::asr::audio::{AudioError, read_wav, read_wav_file};
+use debrief::asr::audio::{AudioError, read_audio_file, read_wav};
 use hound::{SampleFormat, WavSpec, WavWriter};
 
 /// A WAV of `seconds` of `tone(t, channel)`, written by hound. Time is in
@@ -166,8 +166,8 @@ fn a_recording_is_read_from_a_file_too() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("meeting.wav");
     std::fs::write(&path, wav(22_050, 1, 16, SampleFormat::Int, 1.0, sine(300.0, 0.5))).unwrap();
-    assert_length(&read_wav_file(&path).unwrap(), 1.0);
-    let missing = read_wav_file(&dir.path().join("gone.wav")).unwrap_err();
+    assert_length(&read_audio_file(&path).unwrap(), 1.0);
+    let missing = read_audio_file(&dir.path().join("gone.wav")).unwrap_err();
     assert!(matches!(missing, AudioError::Io(_)), "{missing:?}");
 }
 

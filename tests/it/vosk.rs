@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-use debrief::asr::audio::read_wav_file;
+use debrief::asr::audio::read_audio_file;
 use debrief::asr::vosk::{Vosk, find_library, open_library};
 use debrief::asr::{EngineError, Transcriber, Transcript};
 use debrief::models::ModelsDir;
@@ -53,7 +53,7 @@ fn the_korean_model_turns_spoken_korean_into_words_timed_in_order() {
     let (_models_dir, models) = installed_models();
     let speech_dir = tempfile::tempdir().unwrap();
     let (raw, converted) = korean_speech(speech_dir.path());
-    let samples = read_wav_file(&converted).unwrap();
+    let samples = read_audio_file(&converted).unwrap();
     let audio_ms = samples.len() as u64 * 1000 / 16_000;
 
     let loading = Instant::now();
@@ -91,7 +91,7 @@ fn the_korean_model_turns_spoken_korean_into_words_timed_in_order() {
     // espeak's own 22.05 kHz file, resampled by `read_wav` rather than sox,
     // decoded on another thread by a clone sharing the loaded model.
     let mut shared = vosk.clone();
-    let ours = std::thread::spawn(move || transcribe(&mut shared, &read_wav_file(&raw).unwrap()).0).join().unwrap();
+    let ours = std::thread::spawn(move || transcribe(&mut shared, &read_audio_file(&raw).unwrap()).0).join().unwrap();
     // Two good resamplers differ in the last bits, and a decoder may then
     // hear a word differently; most words must agree.
     let theirs: Vec<&str> = transcript.text.split_whitespace().collect();

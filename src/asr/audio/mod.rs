@@ -3,6 +3,7 @@
 //! The file is streamed: only the 16 kHz result is held, never the
 //! recording at its own rate (90 minutes at 48 kHz stereo is 1 GB).
 
+pub mod opus;
 mod resample;
 
 use std::fs::File;
@@ -26,11 +27,51 @@ pub enum AudioError {
     NotWav(String),
     #[error("The recording could not be read ({0}).")]
     Io(#[from] io::Error),
+    /// The bytes are not an Ogg Opus file we can decode.
+    #[error("The stored recording is not a readable Ogg Opus file ({0}).")]
+    NotOpus(String),
 }
 
-/// [`read_wav`] of a file.
-pub fn read_wav_file(path: &Path) -> Result<Vec<f32>, AudioError> {
-    read_wav(File::open(path)?)
+/// 16 kHz mono samples in [-1, 1] as a 16-bit WAV file.
+pub fn encode_wav(samples: &[f32]) -> Result<Vec<u8>, AudioError> {
+    let spec = hound::WavSpec {
+        channels: 1,
+        sample_rate: SAMPLE_RATE,
+        bits_per_sample: 16,
+        sample_format: hound::SampleFormat::Int,
+    };
+    let mut out = io::Cursor::new(Vec::with_capacity(44 + samples.len() * 2));
+    let write = |out: &mut io::Cursor<Vec<u8>>| -> hound::Result<()> {
+        let mut writer = hound::WavWriter::new(out, spec)?;
+        for sample in samples {
+            writer.write_sample((sample.clamp(-1.0, 1.0) * f32::from(i16::MAX)) as i16)?;
+        }
+        writer.finalize()
+    };
+    write(&mut out).map_err(|e| AudioError::Io(io::Error::other(e)))?;
+    Ok(out.into_inner())
+}
+
+/// Decodes a stored recording, as its content type says: the WAV that was
+/// uploaded, or the Ogg Opus it was compressed to.
+pub fn read_recording(content_type: &str, bytes: &[u8]) -> Result<Vec<f32>, AudioError> {
+    match content_type {
+        opus::CONTENT_TYPE => opus::decode(bytes),
+        _ => read_wav(bytes),
+    }
+}
+
+/// A WAV or Ogg Opus file (told apart by its first bytes, not its name)
+/// as 16 kHz mono samples.
+pub fn read_audio_file(path: &Path) -> Result<Vec<f32>, AudioError> {
+    let mut file = File::open(path)?;
+    let mut start = Vec::with_capacity(4);
+    (&mut file).take(4).read_to_end(&mut start)?;
+    if start == b"OggS" {
+        file.read_to_end(&mut start)?;
+        return opus::decode(&start);
+    }
+    read_wav(io::Cursor::new(start).chain(file))
 }
 
 /// Decodes a WAV stream into 16 kHz mono samples in [-1, 1].
