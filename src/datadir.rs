@@ -171,8 +171,28 @@ impl std::fmt::Display for AlreadyRunning {
 impl std::error::Error for AlreadyRunning {}
 
 /// Bytes free for an unprivileged user on the file system holding `path`.
-#[allow(clippy::useless_conversion, reason = "statvfs counts are 32-bit on some targets, such as a 32-bit Pi")]
 pub fn free_bytes(path: &Path) -> Option<u64> {
+    disk_space(path).map(|space| space.free)
+}
+
+/// The space of the file system holding a folder.
+#[derive(Debug, Clone, Copy)]
+pub struct DiskSpace {
+    /// Bytes an unprivileged user may still write.
+    pub free: u64,
+    pub total: u64,
+}
+
+impl DiskSpace {
+    /// Under a tenth free: time to warn, before uploads are refused.
+    pub fn is_low(self) -> bool {
+        self.free.saturating_mul(10) < self.total
+    }
+}
+
+/// The space of the file system holding `path`.
+#[allow(clippy::useless_conversion, reason = "statvfs counts are 32-bit on some targets, such as a 32-bit Pi")]
+pub fn disk_space(path: &Path) -> Option<DiskSpace> {
     use std::os::unix::ffi::OsStrExt;
     let path = std::ffi::CString::new(path.as_os_str().as_bytes()).ok()?;
     let mut stats = std::mem::MaybeUninit::<libc::statvfs>::uninit();
@@ -182,6 +202,7 @@ pub fn free_bytes(path: &Path) -> Option<u64> {
     ok.then(|| {
         // SAFETY: statvfs returned 0, so it filled `stats`.
         let stats = unsafe { stats.assume_init() };
-        u64::from(stats.f_bavail) * u64::from(stats.f_frsize)
+        let block = u64::from(stats.f_frsize);
+        DiskSpace { free: u64::from(stats.f_bavail) * block, total: u64::from(stats.f_blocks) * block }
     })
 }

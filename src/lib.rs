@@ -9,7 +9,7 @@
 //! cli
 //! server
 //! http control
-//! ops jobs
+//! ops jobs upkeep
 //! mail ocr settings tls
 //! asr summarise
 //! models store auth
@@ -40,4 +40,5 @@ pub mod store;
 pub mod summarise;
 pub mod threads;
 pub mod tls;
+pub mod upkeep;
 pub mod weights;

@@ -25,6 +25,78 @@ pub struct Recording {
     /// When it was recorded, where the browser said.
     #[serde(default)]
     pub recorded: Option<RecordedAt>,
+    /// How the bytes are kept now: the WAV uploaded, then Ogg Opus once
+    /// transcribed.
+    #[serde(default = "wav")]
+    pub content_type: String,
+    /// Bytes as kept now; `size` stays the upload's.
+    #[serde(default)]
+    pub stored_size: Option<u64>,
+    /// When it was uploaded (Unix milliseconds); unknown for older records.
+    #[serde(default)]
+    pub uploaded_at: Option<i64>,
+    /// When the retention policy removed the audio; the transcript, summary
+    /// and next steps stay.
+    #[serde(default)]
+    pub removed_at: Option<i64>,
+    /// The upload, kept a while after the recording was compressed, for
+    /// pages still playing it by its old address.
+    #[serde(default)]
+    pub superseded: Option<Superseded>,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+pub struct Superseded {
+    pub blob: BlobId,
+    /// Unix milliseconds.
+    pub since: i64,
+}
+
+fn wav() -> String {
+    WAV.to_owned()
+}
+
+/// How a recording is uploaded.
+pub const WAV: &str = "audio/wav";
+
+impl Recording {
+    /// A WAV file just uploaded as blob `blob`.
+    pub fn uploaded(blob: BlobId, size: u64, sha256: String, duration_ms: u64, now: i64) -> Self {
+        Self {
+            blob,
+            size,
+            sha256,
+            duration_ms,
+            recorded: None,
+            content_type: wav(),
+            stored_size: None,
+            uploaded_at: Some(now),
+            removed_at: None,
+            superseded: None,
+        }
+    }
+
+    /// Every blob of the recording: what to delete with it.
+    pub fn blobs(&self) -> impl Iterator<Item = BlobId> + '_ {
+        std::iter::once(self.blob).chain(self.superseded.map(|s| s.blob))
+    }
+
+    /// The audio at the address a page was given (`v`, the blob id it
+    /// names): the current one, or the upload it replaced while that is kept.
+    pub fn audio_named(&self, v: Option<&str>) -> Option<BlobId> {
+        let current = self.audio()?;
+        match v {
+            None => Some(current),
+            Some(v) => {
+                std::iter::once(current).chain(self.superseded.map(|s| s.blob)).find(|blob| blob.to_string() == v)
+            }
+        }
+    }
+
+    /// The blob holding the audio, unless the retention policy removed it.
+    pub fn audio(&self) -> Option<BlobId> {
+        self.removed_at.is_none().then_some(self.blob)
+    }
 }
 
 /// A moment on the browser's clock and the offset of its time zone then:
@@ -143,6 +215,10 @@ pub struct RecordingView {
     pub size: u64,
     pub sha256: String,
     pub duration_ms: u64,
+    pub content_type: String,
+    pub stored_size: u64,
+    /// When the retention policy removed the audio.
+    pub removed_at: Option<String>,
 }
 
 /// A row of the client list: what the row shows, never the transcript.
@@ -213,11 +289,18 @@ impl Client {
             company: r.company.clone(),
             position: r.position.clone(),
             photo_url: r.photo_url(),
-            recording_url: r.recording.as_ref().map(|rec| format!("/api/clients/{}/recording?v={}", r.id, rec.blob)),
+            recording_url: r
+                .recording
+                .as_ref()
+                .and_then(Recording::audio)
+                .map(|blob| format!("/api/clients/{}/recording?v={blob}", r.id)),
             recording: r.recording.as_ref().map(|rec| RecordingView {
                 size: rec.size,
                 sha256: rec.sha256.clone(),
                 duration_ms: rec.duration_ms,
+                content_type: rec.content_type.clone(),
+                stored_size: rec.stored_size.unwrap_or(rec.size),
+                removed_at: rec.removed_at.map(iso_time),
             }),
             transcription: r.transcription.clone(),
             summary: r.summary.clone(),

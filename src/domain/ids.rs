@@ -72,7 +72,7 @@ public_id!(
 );
 
 id!(
-    /// A file kept in the database (a photo, a picture, a recording). Only
+    /// A stored file (a photo, a picture, a recording). Only
     /// the store makes one and reads its number: elsewhere it is shown (in
     /// the URLs that name a version of a file) and compared, nothing else.
     BlobId

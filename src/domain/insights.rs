@@ -154,13 +154,9 @@ mod tests {
         let mut client =
             ClientRecord::new(ClientId::from_key(1), UserId::from_key(1), details.parse().unwrap(), ms(at) + 9 * HOUR);
         let recorded = RecordedAt::parse(&ms(at).to_string(), "0", i64::MAX).unwrap();
-        client.recording = Some(Recording {
-            blob: BlobId::from_key(1),
-            size: 1,
-            sha256: String::new(),
-            duration_ms: 1,
-            recorded: Some(recorded),
-        });
+        let mut recording = Recording::uploaded(BlobId::from_key(1), 1, String::new(), 1, ms(at));
+        recording.recorded = Some(recorded);
+        client.recording = Some(recording);
         client.emailed_at = emailed_after_hours.map(|h| ms(at) + h * HOUR);
         client
     }

@@ -12,31 +12,7 @@ use crate::store::{Blob, CHUNK, Store};
 /// Writes `blob` to the response. The URLs carry the blob id, so a browser
 /// may keep the file for good (privately: it is personal).
 pub fn send(req: &Request, res: &mut Response, store: &Store, blob: Blob) -> AppResult<()> {
-    let size = blob.size();
-    let span = range::parse(req.headers().get(header::RANGE).and_then(|v| v.to_str().ok()), size);
-    let headers = res.headers_mut();
-    headers.insert(header::CONTENT_TYPE, HeaderValue::from_str(blob.content_type()).map_err(AppError::internal)?);
-    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("private, max-age=31536000, immutable"));
-    headers.insert(header::ACCEPT_RANGES, HeaderValue::from_static("bytes"));
-    // Opened on its own, a stored file is inert: no script, no plugin, no
-    // origin, even if a browser someday took it for a page.
-    headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static("default-src 'none'; sandbox"));
-    let (start, end) = match span {
-        Span::Whole => (0, size),
-        Span::Part { start, end } => {
-            res.status_code(StatusCode::PARTIAL_CONTENT);
-            let value = format!("bytes {start}-{}/{size}", end - 1);
-            res.headers_mut().insert(header::CONTENT_RANGE, HeaderValue::from_str(&value).map_err(AppError::internal)?);
-            (start, end)
-        }
-        Span::Unsatisfiable => {
-            res.status_code(StatusCode::RANGE_NOT_SATISFIABLE);
-            let value = format!("bytes */{size}");
-            res.headers_mut().insert(header::CONTENT_RANGE, HeaderValue::from_str(&value).map_err(AppError::internal)?);
-            return Ok(());
-        }
-    };
-    res.headers_mut().insert(header::CONTENT_LENGTH, HeaderValue::from(end - start));
+    let Some((start, end)) = head(req, res, blob.content_type(), blob.size())? else { return Ok(()) };
     let store = store.clone();
     let pieces = futures_util::stream::unfold(start, move |at| {
         let (store, blob) = (store.clone(), blob.clone());
@@ -58,4 +34,42 @@ pub fn send(req: &Request, res: &mut Response, store: &Store, blob: Blob) -> App
     });
     res.stream(pieces);
     Ok(())
+}
+
+/// Writes a file made on the fly (a recording decoded to WAV) the way
+/// [`send`] writes a stored one.
+pub fn send_bytes(req: &Request, res: &mut Response, content_type: &str, bytes: Vec<u8>) -> AppResult<()> {
+    let Some((start, end)) = head(req, res, content_type, bytes.len() as u64)? else { return Ok(()) };
+    res.body(Bytes::from(bytes).slice(start as usize..end as usize));
+    Ok(())
+}
+
+/// Writes the headers of a file of `size` bytes as the request's `Range`
+/// asks; returns the span of bytes to send, or `None` when there are none.
+fn head(req: &Request, res: &mut Response, content_type: &str, size: u64) -> AppResult<Option<(u64, u64)>> {
+    let span = range::parse(req.headers().get(header::RANGE).and_then(|v| v.to_str().ok()), size);
+    let headers = res.headers_mut();
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_str(content_type).map_err(AppError::internal)?);
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("private, max-age=31536000, immutable"));
+    headers.insert(header::ACCEPT_RANGES, HeaderValue::from_static("bytes"));
+    // Opened on its own, a stored file is inert: no script, no plugin, no
+    // origin, even if a browser someday took it for a page.
+    headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static("default-src 'none'; sandbox"));
+    let (start, end) = match span {
+        Span::Whole => (0, size),
+        Span::Part { start, end } => {
+            res.status_code(StatusCode::PARTIAL_CONTENT);
+            let value = format!("bytes {start}-{}/{size}", end - 1);
+            res.headers_mut().insert(header::CONTENT_RANGE, HeaderValue::from_str(&value).map_err(AppError::internal)?);
+            (start, end)
+        }
+        Span::Unsatisfiable => {
+            res.status_code(StatusCode::RANGE_NOT_SATISFIABLE);
+            let value = format!("bytes */{size}");
+            res.headers_mut().insert(header::CONTENT_RANGE, HeaderValue::from_str(&value).map_err(AppError::internal)?);
+            return Ok(None);
+        }
+    };
+    res.headers_mut().insert(header::CONTENT_LENGTH, HeaderValue::from(end - start));
+    Ok(Some((start, end)))
 }

@@ -99,6 +99,9 @@ impl AppError {
     }
 }
 
+/// What a user is told when the server's disk has no room for their file.
+pub const DISK_FULL: &str = "The server's disk is nearly full. Free some space on the server and try again.";
+
 impl From<StoreError> for AppError {
     fn from(e: StoreError) -> Self {
         match e {
@@ -106,6 +109,10 @@ impl From<StoreError> for AppError {
             StoreError::NotFound => Self::not_found("Not found"),
             StoreError::Exists(message) => Self::conflict(message),
             StoreError::Conflict(message) => Self::conflict(message),
+            StoreError::DiskFull(why) => {
+                tracing::warn!("{why}: the disk is full");
+                Self::insufficient_storage(DISK_FULL)
+            }
             other => Self::internal(other),
         }
     }

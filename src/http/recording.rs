@@ -1,20 +1,21 @@
-//! A client's recording: a WAV file streamed into the store in chunks (no
-//! copy of the whole file anywhere), and served back with ranges.
+//! A client's recording: a WAV file streamed into the blob store (no copy
+//! of the whole file anywhere), and served back with ranges: as stored, or
+//! decoded to WAV for a browser that cannot play Ogg Opus.
 
 use salvo::prelude::*;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use super::client_route::ClientRoute;
-use super::clients::send_file;
 use super::error::{AppError, AppResult};
 use super::multipart::{BETWEEN_PARTS, Part, Upload};
 use super::state::AppState;
+use crate::asr::audio;
 use crate::clock::now_ms;
-use crate::domain::client::{RecordedAt, Recording};
+use crate::domain::client::{RecordedAt, Recording, WAV};
 use crate::domain::ids::BlobId;
 use crate::domain::wav::WavHeader;
-use crate::store::CHUNK;
+use crate::store::{Blob, CHUNK, Store, StoreError};
 
 /// Enough of the file to hold any ordinary WAV header.
 const HEADER_WINDOW: usize = 64 * 1024;
@@ -57,12 +58,11 @@ pub async fn upload(req: &mut Request, depot: &mut Depot) -> AppResult<Json<Uplo
     };
     let blob = state.store.run(|s| s.begin_blob()).await?;
     match store_recording(state, blob, field, max).await {
-        Ok((mut recording, chunks)) => {
+        Ok(mut recording) => {
             recording.recorded = recorded;
             let uploaded =
                 Uploaded { size: recording.size, sha256: recording.sha256.clone(), duration_ms: recording.duration_ms };
-            let attached =
-                route.run(move |mine, id| mine.attach_recording(id, recording, "audio/wav", chunks, now_ms())).await;
+            let attached = route.run(move |mine, id| mine.attach_recording(id, recording, now_ms())).await;
             if let Err(e) = attached {
                 discard(state, blob).await;
                 return Err(e);
@@ -87,14 +87,14 @@ fn recorded_at(req: &Request) -> AppResult<Option<RecordedAt>> {
 }
 
 async fn discard(state: &AppState, blob: BlobId) {
-    if let Err(e) = state.store.run(move |s| s.discard_chunks(blob)).await {
-        tracing::error!("discarding the chunks of an abandoned upload: {e}");
+    if let Err(e) = state.store.run(move |s| s.discard_blob(blob)).await {
+        tracing::error!("discarding the bytes of an abandoned upload: {e}");
     }
 }
 
-/// Streams the field into chunks of blob `blob`, checking the WAV header
-/// on the way; returns the recording and its number of chunks.
-async fn store_recording(state: &AppState, blob: BlobId, mut field: Part, max: u64) -> AppResult<(Recording, u32)> {
+/// Streams the field into pending blob `blob`, a chunk at a time, checking
+/// the WAV header on the way.
+async fn store_recording(state: &AppState, blob: BlobId, mut field: Part, max: u64) -> AppResult<Recording> {
     let mut hasher = Sha256::new();
     let mut pending: Vec<u8> = Vec::with_capacity(CHUNK);
     let mut header: Option<WavHeader> = None;
@@ -116,8 +116,7 @@ async fn store_recording(state: &AppState, blob: BlobId, mut field: Part, max: u
         while pending.len() >= CHUNK || (done && !pending.is_empty()) {
             let rest = pending.split_off(pending.len().min(CHUNK));
             let full = std::mem::replace(&mut pending, rest);
-            let index = chunks;
-            state.store.run(move |s| s.put_chunk(blob, index, &full)).await?;
+            state.store.run(move |s| s.append_to_blob(blob, &full)).await?;
             chunks += 1;
         }
         if done {
@@ -129,11 +128,41 @@ async fn store_recording(state: &AppState, blob: BlobId, mut field: Part, max: u
         return Err(AppError::bad_request("The recording is incomplete: the file is shorter than its header says"));
     }
     let sha256 = hasher.finalize().iter().map(|b| format!("{b:02x}")).collect();
-    Ok((Recording { blob, size, sha256, duration_ms: header.duration_ms(), recorded: None }, chunks))
+    Ok(Recording::uploaded(blob, size, sha256, header.duration_ms(), now_ms()))
 }
 
-/// `GET /api/clients/{id}/recording`, with `Range` support.
+/// `GET /api/clients/{id}/recording`, with `Range` support: the file as
+/// stored, or with `as=wav` decoded to WAV (for Safari before Ogg Opus).
 #[handler]
 pub async fn read(req: &mut Request, depot: &mut Depot, res: &mut Response) -> AppResult<()> {
-    send_file(req, depot, res, |client| client.recording.as_ref().map(|r| r.blob), "No recording").await
+    let route = ClientRoute::of(req, depot)?;
+    // The address names its blob: a page opened before the recording was
+    // compressed goes on playing the upload while it is kept, never the
+    // compressed bytes under the upload's address.
+    let named = req.query::<String>("v");
+    let blob = route
+        .run(move |mine, id| mine.client_file(id, |c| c.recording.as_ref()?.audio_named(named.as_deref())))
+        .await?;
+    let blob = blob.ok_or_else(|| AppError::not_found("No recording"))?;
+    if req.query::<String>("as").as_deref() == Some("wav") {
+        return read_as_wav(req, res, &route.state.store, blob).await;
+    }
+    super::blob::send(req, res, &route.state.store, blob)
+}
+
+/// The recording as WAV, decoded on each request: a fallback for the few
+/// browsers without Ogg Opus, not worth a second copy on disk.
+async fn read_as_wav(req: &Request, res: &mut Response, store: &Store, blob: Blob) -> AppResult<()> {
+    if blob.content_type() == WAV {
+        return super::blob::send(req, res, store, blob);
+    }
+    let wav = store
+        .run(move |s| {
+            let bytes = s.blob_range(&blob, 0, blob.size())?;
+            let corrupt = |e: audio::AudioError| StoreError::Corrupt(e.to_string());
+            let samples = audio::read_recording(blob.content_type(), &bytes).map_err(corrupt)?;
+            audio::encode_wav(&samples).map_err(corrupt)
+        })
+        .await?;
+    super::blob::send_bytes(req, res, WAV, wav)
 }

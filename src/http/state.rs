@@ -56,9 +56,7 @@ impl AppState {
         let free = crate::datadir::free_bytes(&self.data_dir).unwrap_or(u64::MAX);
         if free < bytes.saturating_add(self.settings.min_free_disk) {
             tracing::warn!(free, needed = bytes, "refused an upload: the disk is nearly full");
-            return Err(AppError::insufficient_storage(
-                "The server's disk is nearly full. Free some space on the server and try again.",
-            ));
+            return Err(AppError::insufficient_storage(super::error::DISK_FULL));
         }
         Ok(())
     }

@@ -55,12 +55,18 @@ pub struct Workers {
 }
 
 impl Jobs {
-    /// Queues again what the last run left running and starts `count`
-    /// worker threads.
+    /// Queues again what the last run left running, and what waited for a
+    /// model (one may have come while the server was stopped, or another
+    /// `--models-dir` been given), and starts `count` worker threads.
     pub fn start(store: Store, engines: EngineChoice, count: usize) -> anyhow::Result<(Jobs, Workers)> {
-        let resumed = store.as_worker().requeue_interrupted_jobs(now_ms()).context("cannot read the job queue")?;
+        let now = now_ms();
+        let resumed = store.as_worker().requeue_interrupted_jobs(now).context("cannot read the job queue")?;
         if resumed > 0 {
             tracing::info!(resumed, "resuming jobs the last run did not finish");
+        }
+        let waiting = store.as_worker().requeue_waiting_jobs(now).context("cannot read the job queue")?;
+        if waiting > 0 {
+            tracing::info!(waiting, "jobs waiting for a model try again");
         }
         let jobs = Jobs {
             shared: Arc::new(Shared {

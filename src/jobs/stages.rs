@@ -2,7 +2,6 @@
 //! its result and moves the job on, so a restart never redoes a finished
 //! stage and never half-saves one.
 
-use std::io::Cursor;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use super::Shared;
@@ -57,7 +56,8 @@ fn transcribe(shared: &Shared, loaded: &mut Loaded, job: JobRecord) -> Result<Jo
     let recording = shared.store.as_worker().recording(&job).map_err(gone_or_failed)?;
     let recording = recording.ok_or_else(|| Stop::Failed("The client has no recording.".into()))?;
     let bytes = shared.store.blob_range(&recording, 0, recording.size()).map_err(gone_or_failed)?;
-    let samples = crate::asr::audio::read_wav(Cursor::new(bytes)).map_err(|e| Stop::Failed(e.to_string()))?;
+    let samples =
+        crate::asr::audio::read_recording(recording.content_type(), &bytes).map_err(|e| Stop::Failed(e.to_string()))?;
     let user = shared.store.as_worker().owner(&job).map_err(gone_or_failed)?;
     let client = shared.store.as_worker().client(&job).map_err(gone_or_failed)?;
     let transcriber = loaded.transcriber(&shared.engines).map_err(asr_stop)?;

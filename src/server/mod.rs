@@ -57,10 +57,11 @@ pub async fn run(options: ServeOptions) -> anyhow::Result<()> {
     let db_path = data_dir.database();
     let store = tokio::task::spawn_blocking(move || {
         let store = Store::open(&db_path)?;
-        // Chunks of uploads cut off by a crash: no record points at them.
-        let orphans = store.sweep_orphan_chunks()?;
+        // Bytes of uploads cut off by a crash and files of deleted records:
+        // no record points at them, and nothing is under way yet.
+        let orphans = store.sweep_orphans(std::time::Duration::ZERO)?;
         if orphans > 0 {
-            tracing::info!(chunks = orphans, "removed the chunks of interrupted uploads");
+            tracing::info!(files = orphans, "removed the chunks of interrupted uploads");
         }
         Ok::<_, crate::store::StoreError>(store)
     })
@@ -137,6 +138,8 @@ pub async fn run(options: ServeOptions) -> anyhow::Result<()> {
         context,
     );
     let housekeeping = housekeeping::start(state.clone(), crate::mail::outbox_dir(data_dir.root()));
+    let upkeep = crate::upkeep::Upkeep::start(store.clone(), data_dir.root().to_owned())
+        .context("cannot start the storage upkeep thread")?;
     let service = crate::http::service(state, options.assets, options.bench_peers);
     // Only with a certificate of the admin's own: browsers remember HSTS, and
     // after the local CA is made anew it would turn the certificate warning
@@ -158,6 +161,7 @@ pub async fn run(options: ServeOptions) -> anyhow::Result<()> {
     let outcome = server.await;
     control_task.abort();
     housekeeping.abort();
+    drop(upkeep);
     tokio::task::spawn_blocking(move || workers.stop(WORKER_GRACE)).await?;
     let _ = std::fs::remove_file(data_dir.control_socket());
     tracing::info!("stopped");

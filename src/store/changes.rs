@@ -1,11 +1,15 @@
 //! A count of committed writes, so what is read or rendered from the
 //! database can be kept until the data under it changes.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::hash::Hash;
 use std::ops::Deref;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{PoisonError, RwLock};
+
+use super::blob_files::BlobStore;
+use crate::domain::ids::BlobId;
 
 /// Grows after every commit, before the committing call returns. A view
 /// rendered in a read transaction begun after the count read N is current
@@ -21,16 +25,25 @@ impl Changes {
     }
 }
 
-/// A write transaction whose commit bumps [`Changes`]; everything else is
-/// redb's.
+/// A write transaction whose commit bumps [`Changes`] and removes the files
+/// of the blobs it deleted; everything else is redb's.
 pub(super) struct WriteTx<'s> {
     tx: redb::WriteTransaction,
     changes: &'s Changes,
+    files: &'s dyn BlobStore,
+    /// Blobs whose records this transaction deletes: their files go once it
+    /// commits (before, a failed commit would leave records without bytes).
+    doomed: RefCell<Vec<BlobId>>,
 }
 
 impl<'s> WriteTx<'s> {
-    pub(super) fn new(tx: redb::WriteTransaction, changes: &'s Changes) -> Self {
-        Self { tx, changes }
+    pub(super) fn new(tx: redb::WriteTransaction, changes: &'s Changes, files: &'s dyn BlobStore) -> Self {
+        Self { tx, changes, files, doomed: RefCell::default() }
+    }
+
+    /// Removes the file of blob `id` once this transaction commits.
+    pub(super) fn remove_file_on_commit(&self, id: BlobId) {
+        self.doomed.borrow_mut().push(id);
     }
 
     /// Bumps the count even when the commit fails: a view thrown away for
@@ -38,6 +51,15 @@ impl<'s> WriteTx<'s> {
     pub(super) fn commit(self) -> Result<(), redb::CommitError> {
         let committed = self.tx.commit();
         self.changes.0.fetch_add(1, Ordering::AcqRel);
+        if committed.is_ok() {
+            let _exclusive = self.files.exclusive();
+            for id in self.doomed.into_inner() {
+                // What fails here, the sweep takes later.
+                if let Err(e) = self.files.remove(id) {
+                    tracing::warn!(%id, "the file of a deleted blob stays until the next sweep: {e}");
+                }
+            }
+        }
         committed
     }
 }

@@ -1,10 +1,11 @@
 //! Clients, always read and written through their owner's view: a client
 //! of another user is `NotFound`, exactly like one that does not exist.
 
-use redb::{ReadTransaction, ReadableTable, WriteTransaction};
+use redb::{ReadTransaction, ReadableTable};
 
 use super::action_items::{items_in, items_of, remove_items_of, save_edits};
 use super::blobs::{Blob, delete_blob, put_blob, read_blob, seal_blob};
+use super::changes::WriteTx;
 use super::codec::decode;
 use super::records::{owned, put_client, queue_job, remove_job};
 use super::tables::{CLIENTS, CLIENTS_BY_OWNER, IDEMPOTENCY, JOBS};
@@ -133,30 +134,29 @@ impl OwnerView<'_> {
 
     /// Replaces the client's photo.
     pub fn set_client_photo(&self, id: ClientId, content_type: &str, bytes: &[u8]) -> StoreResult<ClientRecord> {
+        let files = self.store.files.clone();
         self.change_client(id, |client, tx| {
             if let Some(old) = client.photo.take() {
                 delete_blob(tx, old)?;
             }
-            client.photo = Some(put_blob(tx, content_type, bytes)?);
+            client.photo = Some(put_blob(tx, &*files, content_type, bytes)?);
             Ok(())
         })
     }
 
-    /// Points the client at a recording whose chunks are already stored
-    /// (see [`super::Store::begin_blob`]); the previous recording is removed.
-    /// A fresh job to transcribe and summarise it is queued in the same transaction.
-    pub fn attach_recording(
-        &self,
-        id: ClientId,
-        recording: Recording,
-        content_type: &str,
-        chunks: u32,
-        now: i64,
-    ) -> StoreResult<ClientRecord> {
+    /// Points the client at a recording whose bytes are already written
+    /// (see [`super::Store::begin_blob`]), sealing them; the previous
+    /// recording is removed. A fresh job to transcribe and summarise it is
+    /// queued in the same transaction.
+    pub fn attach_recording(&self, id: ClientId, recording: Recording, now: i64) -> StoreResult<ClientRecord> {
+        let files = self.store.files.clone();
         self.change_client(id, |client, tx| {
-            seal_blob(tx, recording.blob, content_type, recording.size, chunks)?;
+            let (blob, size) = (recording.blob, recording.size);
+            seal_blob(tx, &*files, blob, &recording.content_type, size, &recording.sha256)?;
             if let Some(old) = client.recording.take() {
-                delete_blob(tx, old.blob)?;
+                for blob in old.blobs() {
+                    delete_blob(tx, blob)?;
+                }
             }
             client.recording = Some(recording);
             // The old recording's times are no new recording's.
@@ -168,7 +168,7 @@ impl OwnerView<'_> {
     fn change_client(
         &self,
         id: ClientId,
-        change: impl FnOnce(&mut ClientRecord, &WriteTransaction) -> StoreResult<()>,
+        change: impl FnOnce(&mut ClientRecord, &WriteTx) -> StoreResult<()>,
     ) -> StoreResult<ClientRecord> {
         let tx = self.store.write()?;
         let mut client = owned(&tx, self.owner, id)?;
@@ -203,8 +203,8 @@ impl<'s> AdminView<'s> {
     }
 }
 
-fn remove_client(tx: &WriteTransaction, client: &ClientRecord) -> StoreResult<()> {
-    for blob in client.photo.into_iter().chain(client.recording.as_ref().map(|r| r.blob)) {
+fn remove_client(tx: &WriteTx, client: &ClientRecord) -> StoreResult<()> {
+    for blob in client.photo.into_iter().chain(client.recording.iter().flat_map(Recording::blobs)) {
         delete_blob(tx, blob)?;
     }
     tx.open_table(CLIENTS)?.remove(client.id.key())?;
@@ -216,7 +216,7 @@ fn remove_client(tx: &WriteTransaction, client: &ClientRecord) -> StoreResult<()
 }
 
 /// Removes every client of `owner`, inside the caller's transaction.
-pub(super) fn delete_clients_of(tx: &WriteTransaction, owner: UserId) -> StoreResult<()> {
+pub(super) fn delete_clients_of(tx: &WriteTx, owner: UserId) -> StoreResult<()> {
     let ids: Vec<ClientId> = {
         let index = tx.open_table(CLIENTS_BY_OWNER)?;
         let mut ids = Vec::new();

@@ -15,7 +15,7 @@ use super::transcripts::put_transcript;
 use super::views::{AdminView, OwnerView, WorkerView};
 use super::{StoreError, StoreResult};
 use crate::domain::action_item::ActionItem;
-use crate::domain::client::{ClientRecord, ClientWithSteps};
+use crate::domain::client::{ClientRecord, ClientWithSteps, Recording};
 use crate::domain::ids::ClientId;
 use crate::domain::job::{JobRecord, JobState, MAX_ATTEMPTS, Stage};
 use crate::domain::transcript::TranscriptRecord;
@@ -40,9 +40,13 @@ impl OwnerView<'_> {
 
     /// Runs a failed job again from the stage that failed.
     pub fn retry_job(&self, client: ClientId, now: i64) -> StoreResult<JobRecord> {
-        self.restart_job(client, now, |job, _| {
+        self.restart_job(client, now, |job, record| {
             if job.state != JobState::Failed {
                 return Err(StoreError::Conflict("Only a failed job can be retried"));
+            }
+            let removed = record.recording.as_ref().is_some_and(|r| r.removed_at.is_some());
+            if job.stage == Stage::Transcribe && removed {
+                return Err(StoreError::Conflict("The audio was removed by the retention policy"));
             }
             Ok(job.stage)
         })
@@ -102,7 +106,7 @@ impl WorkerView<'_> {
 
     /// The recording of `job`'s client; `None` when it has none.
     pub fn recording(&self, job: &JobRecord) -> StoreResult<Option<Blob>> {
-        self.job_owner(job).client_file(job.client, |c| c.recording.as_ref().map(|r| r.blob))
+        self.job_owner(job).client_file(job.client, |c| c.recording.as_ref().and_then(Recording::audio))
     }
 
     /// At start-up: a job marked running was cut off by the last stop, so it

@@ -6,6 +6,7 @@
 
 mod action_items;
 mod admins;
+mod blob_files;
 mod blobs;
 mod calendar_feeds;
 mod changes;
@@ -25,6 +26,7 @@ mod signup;
 mod tables;
 mod templates;
 mod transcripts;
+mod upkeep;
 mod users;
 mod views;
 
@@ -34,15 +36,17 @@ use std::sync::Arc;
 use redb::{Database, ReadableDatabase};
 
 pub use admins::{AdminRecord, AdminSessionRecord};
-pub use blobs::{Blob, CHUNK};
+pub use blob_files::{BlobStore, LocalFolder};
+pub use blobs::{Blob, CHUNK, sha256_hex};
 pub use changes::UntilWrite;
 pub use clients::IDEMPOTENCY_KEY_MAX;
 pub use jobs::Claim;
-pub use maintenance::{check_integrity, compact, restore};
+pub use maintenance::{backup_blobs, check_integrity, compact, restore};
 pub use meta::SCHEMA_VERSION;
 pub use next_steps::TrackedStep;
 pub use outbox::OutboxEntry;
 pub use sessions::{LiveSession, SessionRecord};
+pub use upkeep::{Backlog, StorageUse};
 pub use views::{Admin, AdminView, Owner, OwnerView, WorkerView};
 
 #[derive(Debug, thiserror::Error)]
@@ -67,6 +71,23 @@ pub enum StoreError {
     /// The change does not fit the record's state; the text says why.
     #[error("{0}")]
     Conflict(&'static str),
+    /// A blob's file could not be written, read or removed.
+    #[error("blob files: {0}")]
+    Files(String),
+    /// The disk has no room left for a blob's bytes.
+    #[error("{0}")]
+    DiskFull(String),
+}
+
+impl StoreError {
+    /// An error of the blob files, telling a full disk apart.
+    pub(crate) fn from_io(e: std::io::Error, doing: String) -> Self {
+        if e.kind() == std::io::ErrorKind::StorageFull {
+            StoreError::DiskFull(doing)
+        } else {
+            StoreError::Files(format!("{doing}: {e}"))
+        }
+    }
 }
 
 macro_rules! store_error_from {
@@ -90,6 +111,10 @@ pub struct Store {
     changes: Arc<changes::Changes>,
     /// Sessions with their users, read on every signed-in request.
     sessions: Arc<UntilWrite<crate::domain::ids::TokenHash, LiveSession>>,
+    /// The bytes of blobs, in `blobs/` beside the database file.
+    files: Arc<dyn BlobStore>,
+    /// The database file, to tell its size.
+    path: Arc<Path>,
 }
 
 impl Store {
@@ -97,7 +122,13 @@ impl Store {
     /// date, first backing up a file that a migration is about to change
     /// (into `backups/` beside it, keeping the newest few).
     pub fn open(path: &Path) -> StoreResult<Self> {
-        let store = Self { db: Arc::new(Database::create(path)?), changes: Arc::default(), sessions: Arc::default() };
+        let store = Self {
+            db: Arc::new(Database::create(path)?),
+            changes: Arc::default(),
+            sessions: Arc::default(),
+            files: Arc::new(LocalFolder::new(blob_folder(path))),
+            path: Arc::from(path),
+        };
         let found = store.schema_version()?;
         if found > 0 && found < SCHEMA_VERSION {
             let dir = path.with_file_name("backups");
@@ -128,7 +159,7 @@ impl Store {
     }
 
     fn write(&self) -> StoreResult<changes::WriteTx<'_>> {
-        Ok(changes::WriteTx::new(self.db.begin_write()?, &self.changes))
+        Ok(changes::WriteTx::new(self.db.begin_write()?, &self.changes, &*self.files))
     }
 
     /// How many writes this handle's database has committed. Read it
@@ -142,6 +173,11 @@ impl Store {
         let tx = self.db.begin_read()?;
         meta::schema_version(&tx)
     }
+}
+
+/// The folder of the blob files of the database at `path`.
+pub fn blob_folder(path: &Path) -> std::path::PathBuf {
+    path.with_file_name("blobs")
 }
 
 /// A store of its own for a unit test, in a folder removed afterwards.

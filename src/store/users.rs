@@ -71,7 +71,7 @@ impl OwnerView<'_> {
             delete_blob(&tx, old)?;
         }
         if let Some((content_type, bytes)) = picture {
-            user.avatar = Some(put_blob(&tx, content_type, bytes)?);
+            user.avatar = Some(put_blob(&tx, &*self.store.files, content_type, bytes)?);
         }
         put_user(&tx, &user)?;
         tx.commit()?;

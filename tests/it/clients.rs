@@ -443,12 +443,14 @@ fn chunks_of_an_upload_cut_off_by_a_crash_are_swept_at_start() {
     let dir = tempfile::tempdir().unwrap();
     let store = debrief::store::Store::open(&dir.path().join("debrief.redb")).unwrap();
     let blob = store.begin_blob().unwrap();
-    store.put_chunk(blob, 0, &[7u8; 1000]).unwrap();
+    store.append_to_blob(blob, &[7u8; 1000]).unwrap();
     drop(store);
 
     let mut app = crate::harness::spawn_with(dir.path(), &["--http"]).unwrap();
     assert!(app.printed().contains("removed the chunks of interrupted uploads"), "{}", app.printed());
     assert!(app.terminate().success());
     let store = debrief::store::Store::open(&dir.path().join("debrief.redb")).unwrap();
-    assert_eq!(store.sweep_orphan_chunks().unwrap(), 0);
+    assert_eq!(store.sweep_orphans(std::time::Duration::ZERO).unwrap(), 0);
+    let left: Vec<_> = std::fs::read_dir(dir.path().join("blobs")).unwrap().collect();
+    assert!(left.is_empty(), "{left:?}");
 }
