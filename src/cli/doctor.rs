@@ -121,6 +121,7 @@ pub fn run(data_dir: &DataDir, models: &ModelsDir, args: &DoctorArgs) -> anyhow:
                 State::Ok,
                 format!("schema {} (through the running server)", status.schema_version),
             );
+            check_storage(&mut report, data_dir);
             report.line("tls", State::Ok, status.tls);
             check_sender(&mut report, &status.mail_from, status.mail_warning.as_deref());
         }
@@ -138,6 +139,9 @@ pub fn run(data_dir: &DataDir, models: &ModelsDir, args: &DoctorArgs) -> anyhow:
             None => {
                 report.line("server", State::Stopped, "start it with `debrief serve`");
                 check_database(&mut report, data_dir);
+                if data_dir.database().exists() {
+                    check_storage(&mut report, data_dir);
+                }
                 check_local_ca(&mut report, data_dir);
                 let sender = Sender::new(args.mail_from.as_deref(), None);
                 check_sender(&mut report, &sender.address, sender.warning.as_deref());
@@ -214,6 +218,18 @@ fn check_database(report: &mut Report, data_dir: &DataDir) {
     match Store::open(&path).and_then(|store| store.schema_version()) {
         Ok(version) => report.line("database", State::Ok, format!("schema {version}, {}", path.display())),
         Err(e) => report.line("database", State::Error, format!("{e}; restore a backup or move the file away")),
+    }
+}
+
+/// Where the space goes, through the running server when there is one.
+fn check_storage(report: &mut Report, data_dir: &DataDir) {
+    match super::remote::run(data_dir, Request::StorageShow, super::remote::default_context) {
+        Ok(Response::Storage { storage }) => {
+            let state = if storage.low_on_space { State::Low } else { State::Ok };
+            report.line("storage", state, super::storage::describe(&storage));
+        }
+        Ok(other) => report.line("storage", State::Error, format!("unexpected answer: {other:?}")),
+        Err(e) => report.line("storage", State::Error, e.to_string()),
     }
 }
 

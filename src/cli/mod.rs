@@ -11,6 +11,7 @@ mod models;
 mod remote;
 mod serve;
 mod signup;
+mod storage;
 mod template;
 mod transcribe;
 mod user;
@@ -77,6 +78,9 @@ enum Command {
     Restore { file: PathBuf },
     /// Shrink the database file after deletions (the server must be stopped).
     Compact,
+    /// Show or set how long recordings are kept, and the space used.
+    #[command(subcommand)]
+    Retention(storage::RetentionCommand),
     /// List, install and import the speech and summary models.
     Models(models::ModelsArgs),
 }
@@ -131,6 +135,7 @@ fn run_command(command: Command, data_dir: DataDir, models: ModelsDir) -> anyhow
         Command::Backup { file } => maintenance::backup(&data_dir, &file),
         Command::Restore { file } => maintenance::restore(&data_dir, &file),
         Command::Compact => maintenance::compact(&data_dir),
+        Command::Retention(command) => storage::run(&data_dir, command),
         Command::Models(args) => models::run(&data_dir, &models, args),
     }
 }

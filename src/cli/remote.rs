@@ -80,6 +80,10 @@ pub fn print(response: &Response) {
                 None => eprintln!("single use, for anyone who has the link, until {until}"),
             }
         }
+        Response::Storage { storage } => {
+            println!("{}", super::storage::policy(storage));
+            println!("storage: {}", super::storage::describe(storage));
+        }
         other => println!("{other:?}"),
     }
 }

@@ -5,14 +5,19 @@
 use std::time::Duration;
 
 use super::{Request, Response};
+use crate::domain::retention::Retention;
 use crate::ops::{OpError, OpResult, accounts, admins, jobs, signup, templates};
-use crate::store::{Admin, Store};
+use crate::store::{Admin, AdminView, Store};
 
 /// What a request needs beyond the store.
 pub struct Context {
     /// Base of emailed and printed links.
     pub public_url: String,
     pub reset_ttl: Duration,
+}
+
+fn storage(admin: &AdminView) -> OpResult<Response> {
+    admin.storage_use().map(|storage| Response::Storage { storage }).map_err(OpError::from)
 }
 
 /// Answers one request against `store`. A request comes from the person at
@@ -59,7 +64,10 @@ pub fn answer(store: &Store, context: &Context, request: Request) -> Response {
         }
         Request::Backup { path } => admin
             .backup(std::path::Path::new(&path))
-            .map(|()| done(format!("backup written to {path}")))
+            .map(|()| {
+                let blobs = crate::store::backup_blobs(std::path::Path::new(&path));
+                done(format!("backup written to {path}, its files to {}", blobs.display()))
+            })
             .map_err(OpError::from),
         Request::JobList => jobs::list(admin).map(|jobs| Response::Jobs { jobs }),
         Request::JobRetry { client } => {
@@ -68,6 +76,11 @@ pub fn answer(store: &Store, context: &Context, request: Request) -> Response {
         Request::TranscriptExport { client, format } => {
             jobs::export(admin, client, &format).map(|text| Response::Export { text })
         }
+        Request::StorageShow => storage(admin),
+        Request::RetentionSet { days } => Retention::parse(days)
+            .map_err(|e| OpError::Failed(e.into()))
+            .and_then(|retention| admin.set_retention(retention).map_err(OpError::from))
+            .and_then(|()| storage(admin)),
         // Only a running server has jobs waiting; without one the next start looks anyway.
         Request::ModelsChanged => Ok(done("no server is running; the next start uses the installed models".into())),
     };

@@ -22,6 +22,7 @@ use crate::domain::template::EmailTemplate;
 use crate::ops::accounts::UserLine;
 use crate::ops::jobs::JobLine;
 use crate::ops::signup::Invitation;
+use crate::store::StorageUse;
 
 /// Requests are one JSON object on one line.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -84,6 +85,12 @@ pub enum Request {
     },
     /// Models were installed or removed: jobs waiting for one try again.
     ModelsChanged,
+    /// The space used and left, and the retention policy.
+    StorageShow,
+    /// Sets the retention policy (`None`: keep recordings for good).
+    RetentionSet {
+        days: Option<i64>,
+    },
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -114,6 +121,9 @@ pub enum Response {
     },
     Invitation {
         invitation: Invitation,
+    },
+    Storage {
+        storage: StorageUse,
     },
     /// A file's text, printed as it is.
     Export {

@@ -31,6 +31,7 @@ mod serving;
 mod sign_in;
 mod signup;
 mod spam;
+mod storage;
 mod summarise;
 mod tls;
 mod transcript;

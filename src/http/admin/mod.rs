@@ -8,6 +8,7 @@ mod clients;
 mod insights;
 mod login;
 mod signup;
+mod storage;
 mod template;
 mod users;
 
@@ -67,6 +68,7 @@ pub fn router() -> Router {
                 .push(Router::with_path("clients/{id}").put(clients::update).delete(clients::delete))
                 .push(Router::with_path("email-template").get(template::read).put(template::update))
                 .push(Router::with_path("signup-policy").get(signup::read).put(signup::update))
+                .push(Router::with_path("storage").get(storage::read).put(storage::update))
                 .push(Router::with_path("invitations").post(signup::create)),
         )
 }
