@@ -1,6 +1,7 @@
 // The admin screens against the real server, at phone and at desktop width: sign-in
 // (and its refusals), the dashboard's users, clients and email template, editing and
-// deleting, the live preview, a lost server session, failed loads and their Retry.
+// deleting, the live preview, a lost server session, failed loads and their Retry, and
+// the disk's use with the retention policy.
 // Administrators are created the way a box owner does it: `debrief admin create`.
 
 import assert from "node:assert/strict";
@@ -420,5 +421,49 @@ describe("admin screens", () => {
       await tab(page, "Clients").click();
       await expectCounter(page, counted(clients - 1, "client"));
       assert.equal(await card(page, client.id).count(), 0);
+    }));
+
+  test("the Storage tab shows where the disk space goes, and saves how long recordings are kept", (t) =>
+    app.run(t, async (page) => {
+      const admin = await createAdmin();
+      await signInAsAdmin(page, admin);
+      const label = "Delete recordings older than (days)";
+      const days = panel(page).getByLabel(label, { exact: true });
+      const save = panel(page).getByRole("button", { name: "Save", exact: true });
+      const openStorage = async () => {
+        await tab(page, "Storage").click();
+        await days.waitFor();
+      };
+      await openStorage();
+      await expectCounter(page, "Disk Space");
+      const storage = (await apiFromPage(page, "GET", "/api/admin/storage")).body;
+      for (const row of ["Recordings", "Photos", "Database"]) await panel(page).getByText(row, { exact: true }).waitFor();
+      if (storage.totalBytes > 0) await panel(page).getByText(/^\d[\d.]* [kMGT]?B free of \d[\d.]* [kMGT]?B$/).waitFor();
+      assert.equal(await days.inputValue(), storage.retentionDays === null ? "" : String(storage.retentionDays));
+      await panel(page).getByText("Empty keeps them for good. Transcripts, summaries and next steps are always kept.").waitFor();
+      await checkA11y(page);
+
+      // Out of range: the server's words (the form says them first), nothing saved.
+      const refusal = "Keep recordings between 1 and 3650 days, or leave the field empty to keep them for good";
+      const refused = await apiFromPage(page, "PUT", "/api/admin/storage", { retentionDays: 3651 });
+      assert.deepEqual([refused.status, refused.body?.message], [400, refusal]);
+      await days.fill("0");
+      await save.click();
+      assert.deepEqual(await fieldError(page, label), { invalid: true, message: refusal });
+      await checkA11y(page);
+
+      await days.fill("30");
+      await save.click();
+      await seeToast(page, "Retention saved");
+      assert.equal((await apiFromPage(page, "GET", "/api/admin/storage")).body.retentionDays, 30);
+      await page.reload();
+      await openStorage();
+      assert.equal(await days.inputValue(), "30");
+
+      // Emptied, recordings are kept for good again.
+      await days.fill("");
+      await save.click();
+      await seeToast(page, "Retention saved");
+      assert.equal((await apiFromPage(page, "GET", "/api/admin/storage")).body.retentionDays, null);
     }));
 });

@@ -149,6 +149,17 @@ describe("app frame", () => {
           overdueItems: 1,
           weeks: Array.from({ length: 12 }, (_, i) => ({ start: `2026-0${1 + Math.floor(i / 4)}-0${1 + (i % 4) * 2}`, meetings: i % 3 })),
         },
+        // Low on space, with recordings to compress: the panel shows all it can.
+        "/api/admin/storage": {
+          recordingsBytes: 1_500_000_000,
+          photosBytes: 12_000_000,
+          databaseBytes: 3_400_000,
+          freeBytes: 4_000_000_000,
+          totalBytes: 64_000_000_000,
+          lowOnSpace: true,
+          retentionDays: 90,
+          pendingCompression: 2,
+        },
         "/api/admin/logout": { message: "Logged out" },
       };
       await page.route("**/api/admin/**", (route) => {
@@ -169,6 +180,10 @@ describe("app frame", () => {
       assert.equal(await clients.getAttribute("tabindex"), "0");
       assert.equal(await users.getAttribute("tabindex"), "-1");
       await page.keyboard.press("End");
+      assert.equal(await page.getByRole("tab", { name: "Storage" }).getAttribute("aria-selected"), "true");
+      await page.getByText("Less than 10% of the disk is free", { exact: true }).waitFor();
+      await checkA11y(page);
+      await page.keyboard.press("ArrowLeft");
       assert.equal(await page.getByRole("tab", { name: "Insights" }).getAttribute("aria-selected"), "true");
       await page.getByRole("tabpanel").waitFor();
       await checkA11y(page);

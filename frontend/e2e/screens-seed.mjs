@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { startServer } from "./harness.mjs";
 import { makePng, pngDataUrl } from "./media.mjs";
+import { importModels, spoken } from "./speech.mjs";
 
 const run = promisify(execFile);
 const PASSWORD = "correct horse battery";
@@ -169,11 +170,6 @@ async function resetToken(server, email) {
   return token;
 }
 
-/** Speech models imported from the test models, the way an offline box installs them. */
-async function importModels(modelsDir, models, names) {
-  for (const name of names) await run(process.env.DEBRIEF_BIN, ["models", "import", join(models, name), "--models-dir", modelsDir]);
-}
-
 /**
  * A copy of an imported speech model whose weights were cut short (a transfer that
  * stopped half-way), imported like any other: the import takes it and the job that
@@ -189,15 +185,6 @@ async function importTruncatedWhisper(work, fromModelsDir, modelsDir) {
   await source.close();
   await writeFile(join(cut, "model.safetensors"), buffer.subarray(0, bytesRead));
   await run(process.env.DEBRIEF_BIN, ["models", "import", cut, "--models-dir", modelsDir]);
-}
-
-/** `text` spoken by espeak-ng, as a 16 kHz mono 16-bit WAV (what the recorder uploads). */
-async function spoken(work, name, text) {
-  const raw = join(work, `${name}-raw.wav`);
-  const wav = join(work, `${name}.wav`);
-  await run("espeak-ng", ["-v", "en-us", "-s", "150", "-w", raw, text]);
-  await run("sox", [raw, "-r", "16000", "-c", "1", "-b", "16", wav]);
-  return readFile(wav);
 }
 
 /**

@@ -44,6 +44,16 @@ export function adminStates(world, at) {
       },
     },
     {
+      name: "admin-storage",
+      title: "Admin: storage and retention",
+      as: "admin",
+      open: async (page) => {
+        await at(page, "/admin/dashboard");
+        await page.getByRole("tab", { name: "Storage", exact: true }).click();
+        await page.getByLabel("Delete recordings older than (days)", { exact: true }).waitFor();
+      },
+    },
+    {
       name: "admin-edit-user",
       title: "Admin: Edit User",
       as: "admin",

@@ -8,7 +8,7 @@ import { ApiError, setFetch } from "../src/lib/api.ts";
 import { ADMIN_TEXT, createDashboard } from "../src/pages/admin/dashboard-store.ts";
 import { describeAdminLoginFailure } from "../src/pages/admin/login-failure.ts";
 import { PREVIEW_SAMPLE, renderPreview } from "../src/pages/admin/preview.ts";
-import { validateAdminLogin, validateTemplate } from "../src/pages/admin/validation.ts";
+import { retentionDays, validateAdminLogin, validateRetention, validateTemplate } from "../src/pages/admin/validation.ts";
 import { isAdminSessionLost } from "../src/stores/admin.ts";
 import { $toasts, resetToastsForTests } from "../src/stores/toast.ts";
 import { fakeFetch } from "./fake-fetch.mjs";
@@ -60,6 +60,19 @@ describe("admin forms", () => {
     });
     // Sections may hold line breaks.
     assert.deepEqual(validateTemplate({ ...values, firstContentSection: "a\n\nb" }), {});
+  });
+
+  test("retention: empty keeps recordings for good, else a whole number of days from 1 to 3650", () => {
+    const refused = { days: "Keep recordings between 1 and 3650 days, or leave the field empty to keep them for good" };
+    assert.equal(retentionDays(""), null);
+    assert.equal(retentionDays("  "), null);
+    assert.equal(retentionDays(" 30 "), 30);
+    for (const days of ["", "1", "30", "3650"]) assert.deepEqual(validateRetention({ days }), {}, days);
+    // Nothing that JSON would turn into null (keep for good) or the server would take for another number.
+    for (const days of ["0", "3651", "-1", "1.5", "1e3", "30 days", "99999999999999999999"]) {
+      assert.deepEqual(validateRetention({ days }), refused, days);
+    }
+    assert.ok(Number.isNaN(retentionDays("abc")));
   });
 
   test("admin login toasts: 401, throttled, anything else", () => {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { countOf, formatClock, relativeTime, spokenDuration } from "../src/lib/format.ts";
+import { countOf, formatBytes, formatClock, longDate, relativeTime, spokenDuration } from "../src/lib/format.ts";
 
 describe("times on screen", () => {
   test("durations read mm:ss, minutes going on past the hour", () => {
@@ -59,5 +59,34 @@ describe("times on screen", () => {
       assert.equal(relativeTime(now + ms, now), numeric.format(sign * count, unit), `${ms} ms`);
     }
     assert.equal(relativeTime(now + 30_000, now), new Intl.RelativeTimeFormat("en", { numeric: "auto" }).format(0, "second"));
+  });
+
+  test("dates written out in English, the day on this phone's calendar", () => {
+    assert.equal(longDate(new Date(2026, 2, 6, 23, 30)), "6 March 2026");
+    assert.equal(longDate(new Date(2025, 11, 31).toISOString()), "31 December 2025");
+  });
+});
+
+describe("sizes on screen", () => {
+  test("bytes read in decimal units, one decimal below a hundred", () => {
+    assert.equal(formatBytes(0), "0 B");
+    assert.equal(formatBytes(512), "512 B");
+    assert.equal(formatBytes(999), "999 B");
+    assert.equal(formatBytes(1000), "1.0 kB");
+    assert.equal(formatBytes(12_345), "12.3 kB");
+    assert.equal(formatBytes(99_960), "100 kB");
+    assert.equal(formatBytes(1_500_000), "1.5 MB");
+    assert.equal(formatBytes(250_000_000_000), "250 GB");
+    assert.equal(formatBytes(4e15), "4000 TB");
+  });
+
+  test("a size about to round up reads in the next unit", () => {
+    assert.equal(formatBytes(999_400), "999 kB");
+    assert.equal(formatBytes(999_960), "1.0 MB");
+  });
+
+  test("no size reads as nothing at all", () => {
+    assert.equal(formatBytes(-5), "0 B");
+    assert.equal(formatBytes(Number.NaN), "0 B");
   });
 });

@@ -1,10 +1,12 @@
 """The app in WebKit, the engine of Safari on the iPhone: Debian's WebKitGTK
 MiniBrowser driven through WebKitWebDriver (Playwright cannot drive it) on a
 virtual display, against the release binary. One visit a phone makes: sign
-up, sign in, record with WebKit's mock microphone, save the client and open
-it again from History.
+up, sign in, record with WebKit's mock microphone, save the client, open it
+again from History and, once the box has transcribed and compressed it,
+play the recording as WebKit gets it (Ogg Opus, or WAV where it cannot play
+that) with a seek.
 
-    DEBRIEF_BIN=target/release/debrief python -m unittest discover -s frontend/webkit
+    DEBRIEF_BIN=target/release/debrief DEBRIEF_TEST_MODELS=... python -m unittest discover -s frontend/webkit
 """
 
 import json
@@ -46,14 +48,33 @@ def start_display():
     return proc, f":{number}"
 
 
+def binary():
+    found = os.environ.get("DEBRIEF_BIN")
+    if not found:
+        raise RuntimeError("set DEBRIEF_BIN to the release binary (scripts/test does)")
+    return found
+
+
+def whisper_models(data_dir):
+    """A models folder with Whisper tiny.en from the test models, imported by
+    the real `debrief models import`, so recordings get transcribed (and then
+    compressed)."""
+    source = os.path.join(os.environ.get("DEBRIEF_TEST_MODELS", ""), "whisper-tiny.en-ct2")
+    if not os.path.isdir(source):
+        raise RuntimeError("set DEBRIEF_TEST_MODELS to the test models (scripts/test does)")
+    models = os.path.join(data_dir, "models")
+    subprocess.run([binary(), "models", "import", source, "--models-dir", models, "--data-dir", data_dir],
+                   check=True, capture_output=True)
+    return models
+
+
 def start_server(data_dir):
     """`debrief serve` on plain HTTP at 127.0.0.1 (a secure context, so the
-    microphone is allowed); returns (process, URL, its output so far)."""
-    binary = os.environ.get("DEBRIEF_BIN")
-    if not binary:
-        raise RuntimeError("set DEBRIEF_BIN to the release binary (scripts/test does)")
-    proc = subprocess.Popen([binary, "serve", "--http", "--bind", "127.0.0.1:0",
-                             "--data-dir", data_dir], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    microphone is allowed), with Whisper; returns (process, URL, its output so far)."""
+    models = whisper_models(data_dir)
+    proc = subprocess.Popen([binary(), "serve", "--http", "--bind", "127.0.0.1:0", "--data-dir", data_dir,
+                             "--models-dir", models, "--asr", "whisper"],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     printed = []
     for line in proc.stdout:
         printed.append(line.rstrip())
@@ -164,7 +185,30 @@ class WebKitPhone(unittest.TestCase):
 
     # --- the visit ----------------------------------------------------------------------
 
-    def test_a_phone_in_webkit_signs_up_records_saves_a_client_and_opens_it(self):
+    def play_with_a_seek(self):
+        """Plays the page's recording muted from its middle: [what the player
+        loaded, its duration, where it was after playing a moment, any error]."""
+        return self.driver.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            const audio = document.querySelector('audio');
+            const fail = () => done([audio.currentSrc, audio.duration, audio.currentTime, String(audio.error?.code)]);
+            audio.addEventListener('error', fail);
+            const seek = () => {
+              const from = audio.duration / 2;
+              audio.addEventListener('seeked', () => {
+                audio.muted = true;
+                audio.play().then(() => setTimeout(() => {
+                  audio.pause();
+                  done([audio.currentSrc, audio.duration, audio.currentTime - from, null]);
+                }, 700), fail);
+              }, { once: true });
+              audio.currentTime = from;
+            };
+            audio.addEventListener('loadedmetadata', seek, { once: true });
+            audio.load();
+        """)
+
+    def test_a_phone_in_webkit_signs_up_records_saves_a_client_and_plays_it_back_compressed(self):
         d = self.driver
         email = f"safari-{int(time.time() * 1000)}@example.com"
         password = "correct horse battery"
@@ -222,6 +266,22 @@ class WebKitPhone(unittest.TestCase):
         self.heading("Grace Hopper")
         self.until("the recording's player", lambda: d.find_elements(By.CSS_SELECTOR, "audio[controls]"))
         self.fits_the_screen("the client's page")
+
+        # Transcribed, then kept as Ogg Opus: the page, opened afresh, plays it.
+        def compressed():
+            status, body = self.api(f"/api/clients/{client_id}")
+            return status == 200 and json.loads(body)["recording"]["contentType"] == "audio/ogg" and json.loads(body)
+        stored = WebDriverWait(d, 150, poll_frequency=1).until(lambda _: compressed(), "the recording is compressed")
+        d.refresh()
+        self.heading("Grace Hopper")
+        self.until("the recording's player", lambda: d.find_elements(By.CSS_SELECTOR, "audio[controls]"))
+        played = self.play_with_a_seek()
+        source, duration, advanced, error = played
+        self.assertIsNone(error, f"WebKit could not play {source}")
+        self.assertTrue(source.endswith(stored["recordingUrl"]) or source.endswith(stored["recordingUrl"] + "&as=wav"),
+                        source)
+        self.assertAlmostEqual(duration, stored["recording"]["durationMs"] / 1000, delta=0.5, msg=played)
+        self.assertGreater(advanced, 0.1, f"playing from the middle of {source} moved on")
 
 
 if __name__ == "__main__":

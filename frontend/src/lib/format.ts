@@ -1,4 +1,4 @@
-// How times read on screen.
+// How times, dates and sizes read on screen.
 
 /** A duration as mm:ss (minutes keep counting past an hour: 75:03). */
 export function formatClock(ms: number): string {
@@ -47,4 +47,27 @@ export function relativeTime(date: Date | string | number, now: number = Date.no
   if (abs < 26 * DAY) return say(abs / DAY, "day");
   if (abs < 320 * DAY) return say(abs / (30.44 * DAY), "month");
   return say(abs / (365.25 * DAY), "year");
+}
+
+/** "6 March 2026": a day written out, as the app writes dates in English. */
+export function longDate(date: Date | string | number): string {
+  return new Date(date).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric" });
+}
+
+const BYTE_UNITS = ["B", "kB", "MB", "GB", "TB"];
+
+/**
+ * "512 B", "1.5 MB", "120 GB": a size in decimal units (as disks are sold and as
+ * `debrief retention show` counts), one decimal below 100 of a unit.
+ */
+export function formatBytes(bytes: number): string {
+  let value = Math.max(0, Number.isFinite(bytes) ? bytes : 0);
+  let unit = 0;
+  // Compared as they will be rounded, so 999 960 bytes reads "1.0 MB", not "1000 kB".
+  while (Math.round(value) >= 1000 && unit < BYTE_UNITS.length - 1) {
+    value /= 1000;
+    unit++;
+  }
+  const digits = unit === 0 || value >= 99.95 ? 0 : 1;
+  return `${value.toFixed(digits)} ${BYTE_UNITS[unit]}`;
 }

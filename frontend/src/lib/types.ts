@@ -38,7 +38,6 @@ export interface ClientRow {
   createdAt: string;
 }
 
-/** What the server confirmed of a client's recording. */
 /** Who will do a next step: the consultant, the client, both sides, a name, or not said. */
 export type Who = "me" | "client" | "we" | "unattributed" | (string & {});
 
@@ -57,10 +56,21 @@ export interface ActionItem {
   source: "summary" | "edited" | "added";
 }
 
+/** What the server confirmed of a client's recording. */
 export interface RecordingInfo {
+  /** Of the WAV as uploaded, in bytes. */
   size: number;
   sha256: string;
   durationMs: number;
+  /** How the audio is kept: the WAV as uploaded, then Ogg Opus once it is transcribed. */
+  contentType: "audio/wav" | "audio/ogg";
+  /** Bytes as kept now. */
+  storedSize: number;
+  /**
+   * When the retention policy removed the audio (`recordingUrl` is then null); the
+   * transcript, summary and next steps stay.
+   */
+  removedAt: string | null;
 }
 
 /** A client as `GET /api/clients/{id}` returns it. */

@@ -14,11 +14,12 @@ import { createDashboard, type AdminClient, type AdminUser, type RecordKind } fr
 import { EditDialog, type EditField } from "./admin/EditDialog.tsx";
 import { InsightsPanel } from "./admin/InsightsPanel.tsx";
 import { SignupPanel } from "./admin/SignupPanel.tsx";
+import { StoragePanel } from "./admin/StoragePanel.tsx";
 import { TemplatePanel } from "./admin/TemplatePanel.tsx";
 import { UsersPanel } from "./admin/UsersPanel.tsx";
 import type { TemplateValues } from "./admin/validation.ts";
 
-type Section = "users" | "clients" | "email-template" | "signup" | "insights";
+type Section = "users" | "clients" | "email-template" | "signup" | "insights" | "storage";
 
 type UserField = "firstName" | "lastName" | "email" | "company" | "position";
 type ClientField = "name" | "email" | "phone" | "company" | "position";
@@ -134,7 +135,9 @@ export default function AdminDashboard() {
           ? "New Accounts"
           : tab === "insights"
             ? "All Users"
-            : "Email Configuration";
+            : tab === "storage"
+              ? "Disk Space"
+              : "Email Configuration";
 
   return (
     <Page title="Admin Dashboard" ownHeading className="admin-page">
@@ -205,6 +208,11 @@ export default function AdminDashboard() {
               value: "insights",
               label: "Insights",
               panel: <InsightsPanel active={tab === "insights"} onSessionLost={sessionLost} />,
+            },
+            {
+              value: "storage",
+              label: "Storage",
+              panel: <StoragePanel onSessionLost={sessionLost} />,
             },
           ]}
         />

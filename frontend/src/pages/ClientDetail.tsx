@@ -9,7 +9,6 @@ import { AlertIcon, ArrowLeftIcon, UserIcon } from "../components/icons.tsx";
 import { Page } from "../components/Page.tsx";
 import { Spinner } from "../components/Spinner.tsx";
 import { api, ApiError, errorMessage } from "../lib/api.ts";
-import { formatClock } from "../lib/format.ts";
 import { endAnnouncement, isRunning, NO_SUMMARY } from "../lib/job.ts";
 import { findPendingUpload } from "../lib/pending-upload.ts";
 import { deleteRecording } from "../lib/recordings-db.ts";
@@ -21,8 +20,8 @@ import { clientPath, LIST_PATH, rememberClient } from "./client/client-cache.ts"
 import { EditClientDialog } from "./client/EditClientDialog.tsx";
 import { EmailButton } from "./client/EmailButton.tsx";
 import { NextStepsCard } from "./client/NextStepsCard.tsx";
-import { PendingUpload } from "./client/PendingUpload.tsx";
 import { ProcessingCard } from "./client/ProcessingCard.tsx";
+import { RecordingCard } from "./client/RecordingCard.tsx";
 import { RegenerateSummary } from "./client/RegenerateSummary.tsx";
 import { TranscriptCard } from "./client/TranscriptCard.tsx";
 import { useJobEvents } from "./client/use-job-events.ts";
@@ -74,7 +73,11 @@ function ClientView({ client, userId }: { client: Client; userId: string }) {
   const running = isRunning(job?.status);
   useJobEvents(client.id, job?.status);
   const announcement = useEndAnnouncement(job);
-  const canRegenerate = !!client.transcription && !running && job?.status !== "failed";
+  // A failed job's Retry may have to transcribe again, which the audio the retention
+  // policy removed cannot be: no Retry then, and Regenerate (from the kept transcript)
+  // is offered in its place.
+  const audioRemoved = !!client.recording?.removedAt;
+  const canRegenerate = !!client.transcription && !running && (job?.status !== "failed" || audioRemoved);
 
   const saved = (updated: Client) => {
     rememberClient(updated);
@@ -147,7 +150,7 @@ function ClientView({ client, userId }: { client: Client; userId: string }) {
         />
       </Card>
 
-      {job && <ProcessingCard clientId={client.id} job={job} takeFocus={focusJob} />}
+      {job && <ProcessingCard clientId={client.id} job={job} canRetry={!audioRemoved} takeFocus={focusJob} />}
 
       <Card>
         <CardHeader title="Summary" />
@@ -173,32 +176,7 @@ function ClientView({ client, userId }: { client: Client; userId: string }) {
         />
       )}
 
-      <Card>
-        <CardHeader title="Recording" />
-        <PendingUpload
-          clientId={String(client.id)}
-          userId={userId}
-          server={client.recording}
-          onUploaded={() => invalidate(path)}
-        />
-        {client.recordingUrl ? (
-          <>
-            <audio
-              ref={setAudio}
-              className="client-detail__audio"
-              controls
-              preload="metadata"
-              src={client.recordingUrl}
-              aria-label={`Recording of the meeting with ${client.name}`}
-            />
-            {client.recording && (
-              <p className="muted">Length {formatClock(client.recording.durationMs)}</p>
-            )}
-          </>
-        ) : (
-          <p className="muted">No recording available</p>
-        )}
-      </Card>
+      <RecordingCard client={client} userId={userId} onAudio={setAudio} onUploaded={() => invalidate(path)} />
 
       <div className="btn-row">
         <Button variant="outline" onClick={() => setEditing(true)}>

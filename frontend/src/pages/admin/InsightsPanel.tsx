@@ -1,11 +1,10 @@
 import { useEffect, useState } from "react";
-import { Button } from "../../components/Button.tsx";
-import { Spinner } from "../../components/Spinner.tsx";
 import { api } from "../../lib/api.ts";
 import { isAdminSessionLost } from "../../stores/admin.ts";
 import type { AdminInsights } from "../insights/figures.ts";
 import { FiguresView } from "../insights/FiguresView.tsx";
 import { adminInsightsPath, localToday } from "../insights/paths.ts";
+import { LoadFailed, Loading } from "./ListStatus.tsx";
 
 type Read = { status: "idle" | "loading" | "failed" } | { status: "ready"; figures: AdminInsights };
 
@@ -32,20 +31,6 @@ export function InsightsPanel({ active, onSessionLost }: { active: boolean; onSe
   if (read.status === "ready") {
     return <FiguresView figures={read.figures} before={[{ label: "Users", value: read.figures.users }]} />;
   }
-  if (read.status === "failed") {
-    return (
-      <div className="admin-empty admin-empty--failed">
-        <p>Failed to load the figures</p>
-        <Button variant="outline" size="sm" onClick={load}>
-          Retry
-        </Button>
-      </div>
-    );
-  }
-  return (
-    <p className="admin-empty" role="status">
-      <Spinner size="sm" />
-      Loading the figures…
-    </p>
-  );
+  if (read.status === "failed") return <LoadFailed text="Failed to load the figures" onRetry={load} />;
+  return <Loading text="Loading the figures…" />;
 }

@@ -1,5 +1,6 @@
-// The admin forms' rules, the same as the server's (src/http/admin/login.rs and
-// src/domain/template.rs): same checks, same order, same messages (spec section 5).
+// The admin forms' rules, the same as the server's (src/http/admin/login.rs,
+// src/domain/template.rs and src/domain/retention.rs): same checks, same order, same
+// messages (spec section 5).
 // Each validator returns the first failing message of every field, `{}` when valid.
 
 import { charCount, hasControlChars, PASSWORD_MAX, trimText, type FieldErrors } from "../../lib/validation.ts";
@@ -52,4 +53,23 @@ export function validateTemplate(input: Partial<TemplateValues>): FieldErrors<Te
   check(trimText(input.secondContentSection) === "", "secondContentSection", "Second content section is required");
   check(trimText(input.thirdContentSection) === "", "thirdContentSection", "Third content section is required");
   return errors;
+}
+
+/** Most days recordings may be kept: ten years. Longer is for good, the field left empty. */
+const RETENTION_DAYS_MAX = 3650;
+
+/**
+ * The retention field as the days to send: null (empty) keeps recordings for good;
+ * NaN when it is not a whole number (sent, JSON would make it null: for good).
+ */
+export function retentionDays(text: string): number | null {
+  const trimmed = text.trim();
+  if (trimmed === "") return null;
+  return /^\d+$/.test(trimmed) ? Number(trimmed) : Number.NaN;
+}
+
+export function validateRetention(input: { days: string }): FieldErrors<"days"> {
+  const days = retentionDays(input.days);
+  if (days === null || (days >= 1 && days <= RETENTION_DAYS_MAX)) return {};
+  return { days: "Keep recordings between 1 and 3650 days, or leave the field empty to keep them for good" };
 }

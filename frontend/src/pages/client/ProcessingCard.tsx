@@ -13,15 +13,17 @@ import { clientPath, rememberJob } from "./client-cache.ts";
 interface ProcessingCardProps {
   clientId: number;
   job: Job;
+  /** Whether a failed job may be run again (not once its audio was removed). */
+  canRetry: boolean;
   /** Take the focus when shown: the control that started the job has gone. */
   takeFocus?: boolean;
 }
 
 /**
  * The server's work on the recording: a progress bar and the stage while it runs,
- * the reason and Retry when it failed. Not shown once the job is done.
+ * the reason (and Retry, where it can be) when it failed. Not shown once the job is done.
  */
-export function ProcessingCard({ clientId, job, takeFocus = false }: ProcessingCardProps) {
+export function ProcessingCard({ clientId, job, canRetry, takeFocus = false }: ProcessingCardProps) {
   const [retrying, setRetrying] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
   const view = describeJob(job);
@@ -58,10 +60,12 @@ export function ProcessingCard({ clientId, job, takeFocus = false }: ProcessingC
       {view.kind === "failed" ? (
         <>
           <p className="job-card__detail">{view.reason}</p>
-          <Button variant="outline" busy={retrying} onClick={retry}>
-            <RedoIcon size={20} />
-            Retry
-          </Button>
+          {canRetry && (
+            <Button variant="outline" busy={retrying} onClick={retry}>
+              <RedoIcon size={20} />
+              Retry
+            </Button>
+          )}
         </>
       ) : (
         <>

@@ -6,6 +6,7 @@ import { ConfirmDialog } from "../../components/ConfirmDialog.tsx";
 import { Input } from "../../components/Input.tsx";
 import { Spinner } from "../../components/Spinner.tsx";
 import { api, ApiError, errorMessage } from "../../lib/api.ts";
+import { longDate } from "../../lib/format.ts";
 import { toast } from "../../stores/toast.ts";
 import { authRequired } from "./auth-required.ts";
 
@@ -27,9 +28,6 @@ export function feedLinks(origin: string, path: string): { url: string; webcal: 
   const url = new URL(path, origin).href;
   return { url, webcal: url.replace(/^https?:/, "webcal:") };
 }
-
-const longDate = (iso: string) =>
-  new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric" });
 
 type AskFirstProps = Omit<ButtonProps, "children" | "onClick"> & {
   /** The button's text, and the dialog's answer that goes ahead. */
