@@ -205,20 +205,23 @@ impl Store {
             }
             old
         };
-        let mut removed = Vec::with_capacity(old.len());
-        for mut client in old {
+        // Most passes find nothing: no commit then, which would fsync and
+        // make every cached view stale.
+        if old.is_empty() {
+            return Ok(0);
+        }
+        for mut client in old.iter().cloned() {
             if let Some(recording) = client.recording.as_mut() {
                 for blob in recording.blobs() {
                     delete_blob(&tx, blob)?;
                 }
                 recording.removed_at = Some(now);
                 recording.superseded = None;
-                removed.push(recording.blob);
             }
             put_client(&tx, &client)?;
         }
         tx.commit()?;
-        Ok(removed.len())
+        Ok(old.len())
     }
 
     /// The retention policy; recordings are kept for good until one is set.
