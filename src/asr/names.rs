@@ -102,18 +102,22 @@ struct Repair<'a> {
 
 struct Target<'a> {
     name: &'a str,
-    letters: Vec<char>,
+    /// The name's letters, lower case, as near misses are compared.
+    letters: String,
+    /// How many letters (not bytes) that is.
+    length: usize,
     words: usize,
 }
 
 impl<'a> Target<'a> {
     fn new(name: &'a str) -> Option<Self> {
         let letters = letters(name);
-        (letters.len() >= MIN_LETTERS).then(|| Self { name, letters, words: name.split_whitespace().count() })
+        let length = letters.chars().count();
+        (length >= MIN_LETTERS).then(|| Self { name, letters, length, words: name.split_whitespace().count() })
     }
 }
 
-fn letters(text: &str) -> Vec<char> {
+fn letters(text: &str) -> String {
     text.chars().filter(|c| c.is_alphabetic()).flat_map(char::to_lowercase).collect()
 }
 
@@ -140,17 +144,16 @@ fn best_repair<'a>(words: &[&str], right: &[bool], at: usize, names: &[Target<'a
     }
     let mut best: Option<Repair> = None;
     for target in names {
-        let name: String = target.letters.iter().collect();
         for span in 1..=(target.words + EXTRA_WORDS).min(words.len() - at) {
             if right[at..at + span].iter().any(|&r| r) {
                 break;
             }
             let heard = letters(&words[at..at + span].concat());
-            let gap = heard.len().abs_diff(target.letters.len()) as f64;
-            if heard.is_empty() || gap > MAX_LENGTH_GAP * target.letters.len() as f64 {
+            let gap = heard.chars().count().abs_diff(target.length) as f64;
+            if heard.is_empty() || gap > MAX_LENGTH_GAP * target.length as f64 {
                 continue;
             }
-            let closeness = strsim::normalized_levenshtein(&heard.into_iter().collect::<String>(), &name);
+            let closeness = strsim::normalized_levenshtein(&heard, &target.letters);
             if closeness >= 1.0 - MAX_DISTANCE
                 && best.as_ref().is_none_or(|b| (closeness, span) > (b.closeness, b.span))
             {
