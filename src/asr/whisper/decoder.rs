@@ -70,16 +70,35 @@ impl Embeddings {
                 let x: Vec<f32> = x.squeeze(0)?.to_vec1()?;
                 let mut logits = vec![0f32; table.outputs()];
                 table.apply(&x, &mut logits);
-                let mut best: Vec<usize> = (0..logits.len()).collect();
-                let refined = REFINED.min(best.len());
-                if refined > 0 && refined < best.len() {
-                    best.select_nth_unstable_by(refined - 1, |&a, &b| logits[b].total_cmp(&logits[a]));
-                }
-                table.refine(&x, &best[..refined], &mut logits);
+                let best = largest(&logits, REFINED);
+                table.refine(&x, &best, &mut logits);
                 Ok(logits)
             }
         }
     }
+}
+
+/// The positions of the `k` largest of `values`, in no order, in one pass
+/// that keeps the smallest of those found so far at hand: no 51,864-entry
+/// index to sort at every token.
+fn largest(values: &[f32], k: usize) -> Vec<usize> {
+    let mut kept: Vec<usize> = Vec::with_capacity(k);
+    let smallest = |kept: &[usize]| (0..kept.len()).min_by(|&a, &b| values[kept[a]].total_cmp(&values[kept[b]]));
+    let mut floor = None;
+    for (i, &value) in values.iter().enumerate() {
+        if kept.len() < k {
+            kept.push(i);
+            if kept.len() == k {
+                floor = smallest(&kept);
+            }
+        } else if let Some(at) = floor
+            && value > values[kept[at]]
+        {
+            kept[at] = i;
+            floor = smallest(&kept);
+        }
+    }
+    kept
 }
 
 /// One window's decoding: the audio's keys and values for every block, and
@@ -160,5 +179,25 @@ impl Decoder {
         }
         session.position += 1;
         self.embeddings.logits(&self.norm.forward(&x)?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::largest;
+
+    #[test]
+    fn the_largest_values_are_found_in_one_pass_as_a_sort_finds_them() {
+        // A spread of values with no ties, in a scrambled order.
+        let values: Vec<f32> = (0..5_000u32).map(|i| ((i * 7_919) % 5_003) as f32 - 2_500.0).collect();
+        let mut sorted: Vec<usize> = (0..values.len()).collect();
+        sorted.sort_by(|&a, &b| values[b].total_cmp(&values[a]));
+        for k in [1, 16, 100] {
+            let mut found = largest(&values, k);
+            found.sort_by(|&a, &b| values[b].total_cmp(&values[a]));
+            assert_eq!(found, sorted[..k], "k = {k}");
+        }
+        assert_eq!(largest(&values[..3], 16).len(), 3, "fewer values than asked: all of them");
+        assert!(largest(&values, 0).is_empty());
     }
 }
