@@ -78,7 +78,10 @@ pub fn answer(store: &Store, context: &Context, request: Request) -> Response {
         }
         Request::StorageShow => storage(admin),
         Request::RetentionSet { days } => Retention::parse(days)
-            .map_err(|e| OpError::Failed(e.into()))
+            // The domain's words speak of the dashboard's field.
+            .map_err(|_| {
+                OpError::Failed("keep recordings 1 to 3650 days; `debrief retention off` keeps them for good".into())
+            })
             .and_then(|retention| admin.set_retention(retention).map_err(OpError::from))
             .and_then(|()| storage(admin)),
         // Only a running server has jobs waiting; without one the next start looks anyway.
