@@ -132,7 +132,8 @@ async fn store_recording(state: &AppState, blob: BlobId, mut field: Part, max: u
 }
 
 /// `GET /api/clients/{id}/recording`, with `Range` support: the file as
-/// stored, or with `as=wav` decoded to WAV (for Safari before Ogg Opus).
+/// stored, or with `as=wav` decoded to WAV (for a browser that cannot play
+/// Ogg Opus, or learns no length for it and so cannot seek).
 #[handler]
 pub async fn read(req: &mut Request, depot: &mut Depot, res: &mut Response) -> AppResult<()> {
     let route = ClientRoute::of(req, depot)?;
@@ -151,7 +152,7 @@ pub async fn read(req: &mut Request, depot: &mut Depot, res: &mut Response) -> A
 }
 
 /// The recording as WAV, decoded on each request: a fallback for the few
-/// browsers without Ogg Opus, not worth a second copy on disk.
+/// browsers that need it, not worth a second copy on disk.
 async fn read_as_wav(req: &Request, res: &mut Response, store: &Store, blob: Blob) -> AppResult<()> {
     if blob.content_type() == WAV {
         return super::blob::send(req, res, store, blob);

@@ -21,5 +21,37 @@ export function playbackUrl(
   return answer === "probably" || answer === "maybe" ? recordingUrl : `${recordingUrl}&as=wav`;
 }
 
+/** How long a player may take to learn an Ogg file's length before it gets the WAV. */
+export const LENGTH_WAIT_MS = 3000;
+
+/** What of an audio element the length watch needs. */
+type Player = Pick<HTMLAudioElement, "duration" | "src" | "addEventListener" | "removeEventListener">;
+
+/**
+ * Gives `audio` the server's WAV (`wavUrl`) when it loads an Ogg Opus recording but
+ * learns no length for it within `wait` ms: without one it cannot seek, as WebKitGTK
+ * under load showed. Returns what stops the watch.
+ */
+export function fallBackWithoutLength(audio: Player, wavUrl: string, wait = LENGTH_WAIT_MS): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const known = () => Number.isFinite(audio.duration) && audio.duration > 0;
+  const check = () => {
+    if (known()) {
+      clearTimeout(timer);
+      return;
+    }
+    timer ??= setTimeout(() => {
+      if (!known()) audio.src = wavUrl;
+    }, wait);
+  };
+  audio.addEventListener("loadedmetadata", check);
+  audio.addEventListener("durationchange", check);
+  return () => {
+    clearTimeout(timer);
+    audio.removeEventListener("loadedmetadata", check);
+    audio.removeEventListener("durationchange", check);
+  };
+}
+
 /** This browser's answer, from an audio element made to ask. */
 export const browserCanPlay = (type: string): string => document.createElement("audio").canPlayType(type);

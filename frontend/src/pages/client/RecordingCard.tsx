@@ -1,6 +1,8 @@
+import { useCallback, useEffect, useState } from "react";
+
 import { Card, CardHeader } from "../../components/Card.tsx";
 import { formatClock, longDate } from "../../lib/format.ts";
-import { browserCanPlay, playbackUrl } from "../../lib/playback.ts";
+import { browserCanPlay, fallBackWithoutLength, playbackUrl } from "../../lib/playback.ts";
 import type { Client } from "../../lib/types.ts";
 import { PendingUpload } from "./PendingUpload.tsx";
 
@@ -19,6 +21,21 @@ interface RecordingCardProps {
 export function RecordingCard({ client, userId, onAudio, onUploaded }: RecordingCardProps) {
   const { recording, recordingUrl } = client;
   const removedAt = recording?.removedAt ?? null;
+  const source = recordingUrl ? playbackUrl(recordingUrl, recording?.contentType, browserCanPlay) : null;
+  const [audio, setAudio] = useState<HTMLAudioElement | null>(null);
+  const ogg = !!recordingUrl && source === recordingUrl && recording?.contentType === "audio/ogg";
+  useEffect(() => {
+    if (!audio || !ogg || !recordingUrl) return;
+    return fallBackWithoutLength(audio, `${recordingUrl}&as=wav`);
+  }, [audio, ogg, recordingUrl]);
+  // One function for good: a new ref each render would detach and attach the player.
+  const player = useCallback(
+    (element: HTMLAudioElement | null) => {
+      setAudio(element);
+      onAudio(element);
+    },
+    [onAudio],
+  );
   return (
     <Card>
       <CardHeader title="Recording" />
@@ -31,13 +48,13 @@ export function RecordingCard({ client, userId, onAudio, onUploaded }: Recording
           </time>
           . The transcript, summary and next steps are kept.
         </p>
-      ) : recordingUrl ? (
+      ) : source ? (
         <audio
-          ref={onAudio}
+          ref={player}
           className="client-detail__audio"
           controls
           preload="metadata"
-          src={playbackUrl(recordingUrl, recording?.contentType, browserCanPlay)}
+          src={source}
           aria-label={`Recording of the meeting with ${client.name}`}
         />
       ) : (
