@@ -13,6 +13,7 @@ pub mod ids;
 pub mod image;
 pub mod insights;
 pub mod job;
+pub mod recording;
 pub mod retention;
 pub mod signup;
 pub mod template;

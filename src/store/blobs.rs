@@ -89,7 +89,12 @@ pub(super) fn delete_blob(tx: &WriteTx, id: BlobId) -> StoreResult<()> {
 
 pub fn sha256_hex(bytes: &[u8]) -> String {
     use sha2::{Digest, Sha256};
-    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
+    hex(&Sha256::digest(bytes))
+}
+
+/// A digest as the metadata writes it.
+pub(super) fn hex(digest: &[u8]) -> String {
+    digest.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// A stored file its holder may read. Only the views hand one out, for a

@@ -11,7 +11,7 @@ use redb::{
     TableDefinition, Value, WriteTransaction,
 };
 
-use super::blobs::BlobMeta;
+use super::blobs::{BlobMeta, hex};
 use super::codec::decode;
 use super::tables::*;
 use super::views::AdminView;
@@ -206,7 +206,7 @@ fn sha256_of_file(path: &Path) -> std::io::Result<String> {
     use sha2::{Digest, Sha256};
     let mut hasher = Sha256::new();
     std::io::copy(&mut std::fs::File::open(path)?, &mut hasher)?;
-    Ok(hasher.finalize().iter().map(|b| format!("{b:02x}")).collect())
+    Ok(hex(&hasher.finalize()))
 }
 
 /// Moves `path` (a file or a folder) to `path.before-restore`, replacing an
