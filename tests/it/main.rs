@@ -33,6 +33,7 @@ mod signup;
 mod spam;
 mod storage;
 mod summarise;
+mod timestamps;
 mod tls;
 mod transcript;
 mod vosk;

@@ -68,7 +68,7 @@ pub fn greedy(
     let mut sum_logprob = 0.0;
     let mut looped = false;
     while tokens.len() < budget {
-        rules.apply(&mut logits, &tokens);
+        rules.apply(&mut logits, &tokens, !context.is_empty());
         let (mut next, mut best) = logits
             .iter()
             .enumerate()

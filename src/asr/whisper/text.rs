@@ -60,6 +60,11 @@ impl Vocabulary {
         std::iter::once(prev).chain(ids[ids.len().saturating_sub(max)..].iter().copied()).collect()
     }
 
+    /// Whether `token`'s text ends a sentence ('.', '?' or '!').
+    pub fn ends_sentence(&self, token: u32) -> bool {
+        self.tokenizer.id_to_token(token).is_some_and(|t| t.ends_with(['.', '?', '!']))
+    }
+
     /// `text`'s tokens, written as it is (no space added); none if the
     /// tokenizer fails on it.
     pub fn tokens(&self, text: &str) -> Vec<u32> {
