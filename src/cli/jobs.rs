@@ -1,4 +1,4 @@
-//! `debrief jobs list|retry|export`: the transcription and summary jobs,
+//! `debrief jobs list|retry|retranscribe|export`: the transcription and summary jobs,
 //! and the transcripts they wrote.
 
 use clap::Subcommand;
@@ -22,6 +22,22 @@ pub enum JobsCommand {
         /// The client's id (the first column of `debrief jobs list`).
         client: ClientId,
     },
+    /// Transcribe recordings again from their kept audio (after an
+    /// upgrade that transcribes better), then summarise them again keeping
+    /// the owners' edits and ticks of the next steps. Skips recordings whose
+    /// audio the retention policy removed and, unless --force, transcripts
+    /// their owner corrected.
+    Retranscribe {
+        /// The client's id (the first column of `debrief jobs list`).
+        #[arg(long, required_unless_present = "all", conflicts_with = "all")]
+        client: Option<ClientId>,
+        /// Every client's recording.
+        #[arg(long)]
+        all: bool,
+        /// Also replace transcripts their owner corrected.
+        #[arg(long)]
+        force: bool,
+    },
     /// Print a client's transcript with its times: plain text, SubRip
     /// subtitles or WebVTT.
     Export {
@@ -41,6 +57,9 @@ pub fn run(data_dir: &DataDir, command: JobsCommand) -> anyhow::Result<i32> {
         },
         JobsCommand::Retry { client } => {
             remote::print(&remote::run(data_dir, Request::JobRetry { client }, default_context)?)
+        }
+        JobsCommand::Retranscribe { client, all: _, force } => {
+            remote::print(&remote::run(data_dir, Request::JobRetranscribe { client, force }, default_context)?)
         }
         JobsCommand::Export { client, format } => {
             remote::print(&remote::run(data_dir, Request::TranscriptExport { client, format }, default_context)?)

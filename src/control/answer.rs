@@ -73,6 +73,9 @@ pub fn answer(store: &Store, context: &Context, request: Request) -> Response {
         Request::JobRetry { client } => {
             jobs::retry(admin, client).map(|_| done(format!("the job of client {client} is queued again")))
         }
+        Request::JobRetranscribe { client, force } => {
+            jobs::retranscribe(admin, client, force).map(|done| Response::Done { message: done.to_string() })
+        }
         Request::TranscriptExport { client, format } => {
             jobs::export(admin, client, &format).map(|text| Response::Export { text })
         }

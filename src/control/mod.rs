@@ -78,6 +78,12 @@ pub enum Request {
     JobRetry {
         client: ClientId,
     },
+    /// Transcribe a client's recording again (every client's when `client`
+    /// is `None`), then summarise it again.
+    JobRetranscribe {
+        client: Option<ClientId>,
+        force: bool,
+    },
     /// A client's transcript as txt, srt or vtt.
     TranscriptExport {
         client: ClientId,

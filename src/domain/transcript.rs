@@ -64,7 +64,12 @@ impl TranscriptRecord {
     }
 
     pub fn view(&self) -> TranscriptView {
-        TranscriptView { text: self.text(), segments: self.segments.clone(), corrected: self.original.is_some() }
+        TranscriptView { text: self.text(), segments: self.segments.clone(), corrected: self.is_corrected() }
+    }
+
+    /// The owner corrected it (and can undo that).
+    pub fn is_corrected(&self) -> bool {
+        self.original.is_some()
     }
 }
 

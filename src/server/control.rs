@@ -65,7 +65,7 @@ impl ControlHandler for ControlSource {
                 Err(e) => Response::Error { message: e.to_string() },
             };
         }
-        let queues_work = matches!(request, Request::JobRetry { .. });
+        let queues_work = matches!(request, Request::JobRetry { .. } | Request::JobRetranscribe { .. });
         let context = self.context.clone();
         // Operations hash passwords and write: off the async executor.
         let answer = self.store.run(move |s| Ok(crate::control::answer(s, &context, request))).await;

@@ -11,7 +11,7 @@ use super::blobs::Blob;
 use super::codec::{decode, encode};
 use super::records::{owned, put_client, put_job, read_job};
 use super::tables::JOBS;
-use super::transcripts::put_transcript;
+use super::transcripts::{corrected, put_transcript};
 use super::views::{AdminView, OwnerView, WorkerView};
 use super::{StoreError, StoreResult};
 use crate::domain::action_item::ActionItem;
@@ -40,7 +40,7 @@ impl OwnerView<'_> {
 
     /// Runs a failed job again from the stage that failed.
     pub fn retry_job(&self, client: ClientId, now: i64) -> StoreResult<JobRecord> {
-        self.restart_job(client, now, |job, record| {
+        self.restart_job(client, now, |job, record, _| {
             if job.state != JobState::Failed {
                 return Err(StoreError::Conflict("Only a failed job can be retried"));
             }
@@ -54,7 +54,7 @@ impl OwnerView<'_> {
 
     /// Summarises the kept transcript again (for example with a better model).
     pub fn regenerate_summary(&self, client: ClientId, now: i64) -> StoreResult<JobRecord> {
-        self.restart_job(client, now, |job, record| {
+        self.restart_job(client, now, |job, record, _| {
             if job.is_active() {
                 return Err(StoreError::Conflict("The recording is still being processed"));
             }
@@ -65,16 +65,35 @@ impl OwnerView<'_> {
         })
     }
 
+    /// Transcribes the kept audio again, then summarises again as
+    /// Regenerate does (the owner's edited and ticked steps stay). Refused
+    /// while the job runs, when retention removed the audio, and, unless
+    /// `force`, when the owner corrected the transcript.
+    pub fn retranscribe(&self, client: ClientId, force: bool, now: i64) -> StoreResult<JobRecord> {
+        self.restart_job(client, now, |job, record, tx| {
+            if job.is_active() {
+                return Err(StoreError::Conflict("The recording is still being processed"));
+            }
+            if record.recording.as_ref().is_none_or(|r| r.removed_at.is_some()) {
+                return Err(StoreError::Conflict("The audio was removed by the retention policy"));
+            }
+            if !force && corrected(tx, record)? {
+                return Err(StoreError::Conflict("The owner corrected the transcript (--force replaces it)"));
+            }
+            Ok(Stage::Transcribe)
+        })
+    }
+
     fn restart_job(
         &self,
         client: ClientId,
         now: i64,
-        stage: impl FnOnce(&JobRecord, &ClientRecord) -> StoreResult<Stage>,
+        stage: impl FnOnce(&JobRecord, &ClientRecord, &WriteTransaction) -> StoreResult<Stage>,
     ) -> StoreResult<JobRecord> {
         let tx = self.store.write()?;
         let record = owned(&tx, self.owner, client)?;
         let mut job = read_job(&tx, client)?.ok_or(StoreError::Conflict("This client has no recording to process"))?;
-        job.stage = stage(&job, &record)?;
+        job.stage = stage(&job, &record, &tx)?;
         job.state = JobState::Queued;
         job.attempts = 0;
         job.error = None;

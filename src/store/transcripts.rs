@@ -79,6 +79,11 @@ fn from_text(client: &ClientRecord) -> Option<TranscriptRecord> {
     Some(TranscriptRecord::whole(text, client.recording.as_ref().map_or(0, |r| r.duration_ms)))
 }
 
+/// Whether the owner corrected `client`'s transcript.
+pub(super) fn corrected(tx: &WriteTransaction, client: &ClientRecord) -> StoreResult<bool> {
+    Ok(stored(&tx.open_table(TRANSCRIPTS)?, client)?.is_some_and(|t| t.is_corrected()))
+}
+
 pub(super) fn put_transcript(
     tx: &WriteTransaction,
     client: ClientId,

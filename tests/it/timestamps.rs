@@ -78,3 +78,64 @@ fn a_recording_transcribed_through_the_server_keeps_sentence_level_segments_and_
     let srt = user.get(&format!("/api/clients/{id}/transcript/export?format=srt")).text;
     assert_sentence_level(&srt_cues(&srt), "the SRT export");
 }
+
+/// Waits until client `id`'s job, changed after `since` (its `updatedAt`),
+/// is done again.
+fn done_again(user: &mut crate::browser::Browser, id: u64, since: &Value) -> Value {
+    let deadline = std::time::Instant::now() + Duration::from_secs(180);
+    loop {
+        let client = user.get(&format!("/api/clients/{id}")).body;
+        if client["job"]["status"] == "done" && client["job"]["updatedAt"] != *since {
+            return client;
+        }
+        assert!(std::time::Instant::now() < deadline, "the job did not run again: {client}");
+        std::thread::sleep(Duration::from_millis(300));
+    }
+}
+
+#[test]
+fn retranscribing_through_the_running_server_keeps_ticked_steps_and_skips_corrected_transcripts_unless_forced() {
+    let models = models_folder(&["whisper-tiny.en-ct2"]);
+    let data = tempfile::tempdir().unwrap();
+    let app = serve(data.path(), models.path(), &["--summariser", "lexical"]);
+    let mut user = signed_in_user(&app.url, "owner@example.com", "correct horse");
+    let cookie = user.cookie.clone().unwrap();
+    let said = "Thanks for your time today. I will send you the revised proposal tomorrow. \
+                I will also call the bank about the guarantee next week.";
+    let (ticked, corrected) =
+        (crate::clients::create(&mut user, "Jane Client"), crate::clients::create(&mut user, "Joe Client"));
+    for id in [ticked, corrected] {
+        let (status, body) = upload(&app.url, &cookie, id, &crate::speech::spoken(said, "en-us"));
+        assert_eq!(status, 200, "{body}");
+        wait_for_status(&mut user, id, &["done"], Duration::from_secs(120));
+    }
+    // One owner ticks a step off; the other corrects the transcript.
+    let before = user.get(&format!("/api/clients/{ticked}")).body;
+    let step = before["actionItems"][0]["id"].clone();
+    let tick = user.call("PATCH", &format!("/api/next-steps/{step}"), Some(json!({"done": true})));
+    assert_eq!(tick.status, 200, "{}", tick.text);
+    let path = format!("/api/clients/{corrected}/transcript");
+    let segments = user.get(&path).body["segments"].as_array().unwrap().clone();
+    let texts: Vec<Value> = segments.iter().map(|_| json!({"text": "Corrected by the owner."})).collect();
+    assert_eq!(user.put(&path, json!({"segments": texts})).status, 200);
+    let corrected_at = user.get(&format!("/api/clients/{corrected}")).body["job"]["updatedAt"].clone();
+
+    let all = crate::harness::cli(data.path(), &["jobs", "retranscribe", "--all"]);
+    assert!(all.status.success(), "{}", text(&all.stderr));
+    let said_back = text(&all.stdout);
+    assert!(said_back.contains(&format!("client {ticked}")), "{said_back}");
+    assert!(said_back.contains(&format!("skipped client {corrected}: The owner corrected")), "{said_back}");
+
+    let after = done_again(&mut user, ticked, &before["job"]["updatedAt"]);
+    let kept = after["actionItems"].as_array().unwrap().iter().find(|i| i["id"] == step).cloned();
+    assert_eq!(kept.map(|i| i["done"].clone()), Some(json!(true)), "the ticked step stays ticked: {after}");
+    assert_eq!(user.get(&path).body["corrected"], true, "a corrected transcript is left alone");
+
+    let forced =
+        crate::harness::cli(data.path(), &["jobs", "retranscribe", "--client", &corrected.to_string(), "--force"]);
+    assert!(forced.status.success(), "{}", text(&forced.stderr));
+    done_again(&mut user, corrected, &corrected_at);
+    let transcript = user.get(&path).body;
+    assert_eq!(transcript["corrected"], false, "--force transcribes it again: {transcript}");
+    assert!(transcript["text"].as_str().unwrap().contains("proposal"), "{transcript}");
+}
