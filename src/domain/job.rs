@@ -6,9 +6,11 @@ use serde::{Deserialize, Serialize};
 use super::ids::{ClientId, UserId};
 use super::user::iso_time;
 
-/// A stage that ran this many times without finishing (the server died or
-/// was stopped while it ran) is not tried again: it fails with a reason.
-pub const MAX_ATTEMPTS: u32 = 3;
+/// A stage that was cut off this many times other than by a clean shutdown
+/// (the process was killed, or died: a recording that takes the server down
+/// would otherwise take it down at every start) is not run again: it fails
+/// with a reason. Two: once may be a power cut, twice is the recording.
+pub const MAX_ATTEMPTS: u32 = 2;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -174,7 +174,7 @@ impl WorkerView<'_> {
                 if job.attempts >= MAX_ATTEMPTS {
                     job.state = JobState::Failed;
                     job.error = Some(format!(
-                        "Processing stopped: {} was interrupted {} times (the server stopped while it ran). Retry to try again.",
+                        "Processing stopped: {} was cut off {} times because the server stopped while it ran. Retry to try again; if it stops again, the server log has the details.",
                         stage_name(job.stage),
                         job.attempts
                     ));
