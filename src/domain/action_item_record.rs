@@ -215,6 +215,10 @@ pub fn parse_items(inputs: &[ActionItemInput]) -> Result<Vec<ItemEdit>, Vec<Fiel
             done: input.done.unwrap_or(false),
         });
     }
+    // One step listed twice would be kept twice, and its tracker row with it.
+    let mut seen = std::collections::HashSet::new();
+    let repeated = edits.iter().filter_map(|edit| edit.id).any(|id| !seen.insert(id));
+    e.check(repeated, FIELD, "A next step may be listed only once");
     let rendered: usize = edits.iter().map(|edit| edit.item.line().chars().count() + 1).sum();
     e.check(rendered > TEXT_BLOCK_MAX, FIELD, "Next steps must be less than 10000 characters");
     e.finish(|| edits)
@@ -305,5 +309,15 @@ mod tests {
         assert!(record.covers("Send over the quote"));
         assert!(!record.covers("Send the invoice"));
         assert!(!record.replaceable());
+    }
+
+    #[test]
+    fn a_list_naming_one_step_twice_is_refused_and_new_steps_may_be_many() {
+        let id = Some(ActionItemId::from_key(7));
+        let twice =
+            [ActionItemInput { id, ..input("Send the quote") }, ActionItemInput { id, ..input("Send it again") }];
+        let errors = parse_items(&twice).err().expect("refused");
+        assert_eq!(errors[0].message, "A next step may be listed only once");
+        assert!(parse_items(&[input("One"), input("Two")]).is_ok(), "steps without an id are new ones");
     }
 }

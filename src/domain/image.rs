@@ -57,6 +57,8 @@ pub enum ImageError {
     Malformed,
     /// Decodes, but is not a JPEG, PNG or WebP picture.
     Unsupported,
+    /// Starts as a picture, but its size cannot be read from its header.
+    Unreadable,
 }
 
 /// The MIME type of a JPEG, PNG or WebP file, from its first bytes.
@@ -85,8 +87,10 @@ pub fn from_data_url(url: &str) -> Result<(&'static str, Vec<u8>), ImageError> {
     let mime = sniff(&bytes).ok_or(ImageError::Unsupported)?;
     // Stored pictures are decoded by every browser that shows them.
     match dimensions(&bytes) {
-        Some((width, height)) if !within_limits(width, height) => Err(ImageError::TooManyPixels),
-        _ => Ok((mime, bytes)),
+        Some((width, height)) if within_limits(width, height) => Ok((mime, bytes)),
+        Some(_) => Err(ImageError::TooManyPixels),
+        // A browser would have to decode it to learn its size.
+        None => Err(ImageError::Unreadable),
     }
 }
 
@@ -127,6 +131,13 @@ mod tests {
         assert_eq!(from_data_url(&url), Err(ImageError::TooManyPixels));
         assert!(within_limits(12_000, 9_000), "a 108 MP phone photo");
         assert!(!within_limits(16_000, 16_000) && !within_limits(20_000, 10));
+    }
+
+    #[test]
+    fn a_picture_whose_size_cannot_be_read_is_refused() {
+        // A JPEG's first bytes and nothing after: no frame header to read.
+        let headless = STANDARD.encode([0xFF, 0xD8, 0xFF, 0xE0, 0, 16, b'J', b'F', b'I', b'F', 0]);
+        assert_eq!(from_data_url(&format!("data:image/jpeg;base64,{headless}")), Err(ImageError::Unreadable));
     }
 
     #[test]
@@ -190,7 +201,7 @@ mod properties {
         }
 
         #[test]
-        fn only_bytes_starting_with_their_types_magic_are_accepted(
+        fn only_bytes_starting_with_their_types_magic_and_a_readable_size_are_accepted(
             bytes in payload(),
             claimed in prop_oneof![Just("image/png".to_owned()), Just("image/jpeg".to_owned()), Just("image/svg+xml".to_owned()), Just("text/html".to_owned()), "[a-z/+.-]{0,20}"],
         ) {
@@ -204,6 +215,9 @@ mod properties {
                         prop_assert_eq!(&decoded[8..12], b"WEBP");
                     }
                     prop_assert!(!is_markup(&decoded));
+                }
+                Err(ImageError::Unreadable) => {
+                    prop_assert!(sniff(&bytes).is_some() && dimensions(&bytes).is_none());
                 }
                 Err(e) => {
                     prop_assert_eq!(e, ImageError::Unsupported);

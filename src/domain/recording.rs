@@ -110,7 +110,8 @@ impl RecordedAt {
             .trim()
             .parse()
             .ok()
-            .filter(|m: &i16| m.abs() <= OFFSET_MAX)
+            // Not `abs()`: that of i16::MIN overflows (and wraps in release).
+            .filter(|m: &i16| (-OFFSET_MAX..=OFFSET_MAX).contains(m))
             .ok_or("X-Time-Zone-Offset must be minutes east of UTC, from -840 to 840")?;
         if unix_ms < 0 {
             return Err("X-Recorded-At must be a time in Unix milliseconds");
@@ -134,5 +135,22 @@ impl RecordedAt {
         let at = time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(unix_ms) * 1_000_000)
             .unwrap_or(time::OffsetDateTime::UNIX_EPOCH);
         at.to_offset(offset).date()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RecordedAt;
+
+    #[test]
+    fn a_time_zone_offset_is_taken_within_fourteen_hours_either_way_and_nothing_else() {
+        let parse = |offset: &str| RecordedAt::parse("1772494200000", offset, i64::MAX);
+        for kept in ["0", "120", "-300", "840", "-840", " 330 "] {
+            assert!(parse(kept).is_ok(), "{kept}");
+        }
+        // i16::MIN once passed: its absolute value wraps to itself in release.
+        for refused in ["-32768", "32767", "841", "-841", "99999", "1.5", "east", ""] {
+            assert!(parse(refused).is_err(), "{refused}");
+        }
     }
 }

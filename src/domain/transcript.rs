@@ -211,8 +211,14 @@ fn end_of(segment: &Segment) -> u64 {
 }
 
 /// A cue's text on one line, without the arrow that would read as timing.
+/// Cue text on one line without the arrow that separates a cue's times.
+/// Replaced until none is left: one pass turns "--->" into "-->".
 fn cue_text(text: &str) -> String {
-    one_line(text).replace("-->", "->")
+    let mut text = one_line(text);
+    while text.contains("-->") {
+        text = text.replace("-->", "->");
+    }
+    text
 }
 
 fn one_line(text: &str) -> String {
@@ -285,5 +291,18 @@ mod tests {
              01:02:03.004 --> 01:02:05.000\nCosts -> down by ten percent.\n\n"
         );
         assert_eq!(Export::Text.render(&segments), "[00:00] Good morning.\n[1:02:03] Costs --> down by ten percent.\n");
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn no_cue_text_holds_the_arrow_that_separates_a_cues_times(text in "[-> a\n]{0,40}") {
+            let cue = cue_text(&text);
+            proptest::prop_assert!(!cue.contains("-->"), "{:?} became {:?}", text, cue);
+        }
+    }
+
+    #[test]
+    fn a_longer_arrow_is_neutralised_too() {
+        assert_eq!(cue_text("costs ---> down ----> up"), "costs -> down -> up");
     }
 }

@@ -33,6 +33,7 @@ pub async fn upload(req: &mut Request, depot: &mut Depot) -> AppResult<Json<Phot
         }
         ImageError::Malformed => AppError::bad_request("The photo is not a data URL"),
         ImageError::Unsupported => AppError::unsupported("The photo must be a JPEG, PNG or WebP image"),
+        ImageError::Unreadable => AppError::unsupported("The photo cannot be read: its size is not in its header"),
     })?;
     let client = route.run(move |mine, id| mine.set_client_photo(id, mime, &bytes)).await?;
     Ok(Json(PhotoSaved { photo_url: client.photo_url() }))

@@ -68,6 +68,7 @@ pub async fn upload_picture(req: &mut Request, depot: &mut Depot) -> AppResult<J
         }
         ImageError::Malformed => AppError::bad_request("The picture is not a data URL"),
         ImageError::Unsupported => AppError::unsupported("The picture must be a JPEG, PNG or WebP image"),
+        ImageError::Unreadable => AppError::unsupported("The picture cannot be read: its size is not in its header"),
     })?;
     let user = me.run(&state.store, move |mine| mine.set_avatar(Some((mime, &bytes)))).await?;
     Ok(Json(User::from(&user)))

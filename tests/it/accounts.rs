@@ -188,6 +188,17 @@ fn the_account_api_answers_each_scenario_as_specified() {
             absent: &[],
         },
         Scenario {
+            name: "a picture whose size cannot be read from its header",
+            method: "POST",
+            path: "/api/profile/picture",
+            // A JPEG's opening bytes and no frame header.
+            body: Some(json!({"picture": data_url(&[0xFF, 0xD8, 0xFF, 0xE0, 0, 16, b'J', b'F', b'I', b'F', 0])})),
+            signed_in: true,
+            status: 415,
+            contains: &["cannot be read: its size is not in its header"],
+            absent: &[],
+        },
+        Scenario {
             name: "a picture over the limit",
             method: "POST",
             path: "/api/profile/picture",

@@ -122,7 +122,9 @@ fn a_list_of_next_steps_that_breaks_a_rule_is_refused_and_nothing_changes() {
     let mut stranger = signed_in_user(&app.url, "stranger@example.com", PASSWORD);
     let id = create(&mut user, "Jane Client");
     let good = json!({"actionItems": [{"who": "me", "action": "Send the secret plan"}]});
-    assert_eq!(patch(&mut user, id, with_contact(good.clone())).status, 200);
+    let saved = patch(&mut user, id, with_contact(good.clone()));
+    assert_eq!(saved.status, 200, "{}", saved.text);
+    let step = saved.body["actionItems"][0]["id"].clone();
 
     let many: Vec<Value> = (0..51).map(|i| json!({"action": format!("Step {i}")})).collect();
     let cases = [
@@ -134,6 +136,10 @@ fn a_list_of_next_steps_that_breaks_a_rule_is_refused_and_nothing_changes() {
         (json!({"actionItems": [{"action": "x".repeat(501)}]}), "A next step must be less than 500 characters"),
         (json!({"actionItems": [{"action": "Call\u{1b}[2J"}]}), "Next steps contain characters that are not allowed"),
         (json!({"actionItems": many}), "Next steps must be at most 50 items"),
+        (
+            json!({"actionItems": [{"id": step, "action": "Send the secret plan"}, {"id": step, "action": "Again"}]}),
+            "A next step may be listed only once",
+        ),
     ];
     for (body, message) in cases {
         let reply = patch(&mut user, id, with_contact(body.clone()));
@@ -222,10 +228,15 @@ fn a_recording_time_without_its_zone_or_out_of_range_is_refused() {
     let id = create(&mut user, "Jane Client");
     let wav = spoken("Hello.", "en-us");
     let cookie = user.cookie.clone().unwrap();
-    let cases: [(&[(&str, &str)], &str); 3] = [
+    let cases: [(&[(&str, &str)], &str); 4] = [
         (&[("X-Recorded-At", "1772494200000")], "Send X-Recorded-At and X-Time-Zone-Offset together"),
         (
             &[("X-Recorded-At", "1772494200000"), ("X-Time-Zone-Offset", "900")],
+            "X-Time-Zone-Offset must be minutes east of UTC",
+        ),
+        (
+            // The smallest 16-bit number, whose absolute value overflows.
+            &[("X-Recorded-At", "1772494200000"), ("X-Time-Zone-Offset", "-32768")],
             "X-Time-Zone-Offset must be minutes east of UTC",
         ),
         (
