@@ -30,6 +30,65 @@ pub fn within_limits(width: u32, height: u32) -> bool {
     width <= MAX_SIDE && height <= MAX_SIDE && u64::from(width) * u64::from(height) <= MAX_PIXELS
 }
 
+/// Whether decoding this JPEG stays under [`MAX_DECODE_BYTES`], judged
+/// from its frame header; true for anything that is not a JPEG.
+///
+/// The decoders' own allocation limit does not cover every buffer: a
+/// progressive JPEG keeps 2 bytes of coefficients per component and pixel
+/// until its last scan, then converts. A 3 KB progressive CMYK file
+/// claiming 16,384 × 7,320 pixels (within the pixel limit) took about 1 GB
+/// to decode; this bound refuses it from its first bytes.
+pub fn jpeg_within_memory(bytes: &[u8]) -> bool {
+    let Some(frame) = jpeg_frame(bytes) else { return true };
+    let pixels = u64::from(frame.width) * u64::from(frame.height);
+    let components = u64::from(frame.components);
+    // The decoded samples, then the coefficients a progressive file holds
+    // beside them.
+    let samples = pixels * components;
+    let coefficients = if frame.progressive { pixels * components * 2 } else { 0 };
+    samples + coefficients <= MAX_DECODE_BYTES
+}
+
+/// What a JPEG's frame header (SOFn) says.
+#[derive(Debug, PartialEq, Eq)]
+struct JpegFrame {
+    width: u16,
+    height: u16,
+    components: u8,
+    progressive: bool,
+}
+
+/// The first frame header of a JPEG, walking its segments; `None` when
+/// the bytes are no JPEG or end first.
+fn jpeg_frame(bytes: &[u8]) -> Option<JpegFrame> {
+    if !bytes.starts_with(&[0xFF, 0xD8]) {
+        return None;
+    }
+    let mut at = 2;
+    loop {
+        let (&marker_start, &marker) = (bytes.get(at)?, bytes.get(at + 1)?);
+        if marker_start != 0xFF {
+            return None;
+        }
+        if marker == 0xFF {
+            at += 1; // fill byte
+            continue;
+        }
+        let length = usize::from(u16::from_be_bytes([*bytes.get(at + 2)?, *bytes.get(at + 3)?]));
+        // SOF0–SOF15 but DHT (C4), JPG (C8) and DAC (CC).
+        if (0xC0..=0xCF).contains(&marker) && !matches!(marker, 0xC4 | 0xC8 | 0xCC) {
+            let header = bytes.get(at + 4..at + 10)?;
+            return Some(JpegFrame {
+                height: u16::from_be_bytes([header[1], header[2]]),
+                width: u16::from_be_bytes([header[3], header[4]]),
+                components: header[5],
+                progressive: matches!(marker, 0xC2 | 0xC6 | 0xCA | 0xCE),
+            });
+        }
+        at += 2 + length;
+    }
+}
+
 /// The size a picture's header claims, read without decoding its pixels.
 pub fn dimensions(bytes: &[u8]) -> Option<(u32, u32)> {
     image::ImageReader::new(std::io::Cursor::new(bytes)).with_guessed_format().ok()?.into_dimensions().ok()
@@ -138,6 +197,28 @@ mod tests {
         // A JPEG's first bytes and nothing after: no frame header to read.
         let headless = STANDARD.encode([0xFF, 0xD8, 0xFF, 0xE0, 0, 16, b'J', b'F', b'I', b'F', 0]);
         assert_eq!(from_data_url(&format!("data:image/jpeg;base64,{headless}")), Err(ImageError::Unreadable));
+    }
+
+    #[test]
+    fn a_progressive_cmyk_jpeg_claiming_what_would_take_a_gigabyte_is_refused_and_a_phone_photo_is_not() {
+        let frame = |marker: u8, width: u16, height: u16, components: u8| {
+            let mut jpeg = vec![0xFF, 0xD8, 0xFF, 0xE0, 0, 4, 0, 0, 0xFF, marker, 0, 8 + 3 * components as u8, 8];
+            jpeg.extend(height.to_be_bytes());
+            jpeg.extend(width.to_be_bytes());
+            jpeg.push(components);
+            jpeg
+        };
+        let bomb = frame(0xC2, 16_384, 7_320, 4);
+        assert!(within_limits(16_384, 7_320), "within the pixel limit, so that alone does not refuse it");
+        assert_eq!(
+            jpeg_frame(&bomb),
+            Some(JpegFrame { width: 16_384, height: 7_320, components: 4, progressive: true })
+        );
+        assert!(!jpeg_within_memory(&bomb));
+        assert!(jpeg_within_memory(&frame(0xC2, 4_000, 3_000, 3)), "a 12 MP progressive phone photo");
+        assert!(jpeg_within_memory(&frame(0xC0, 8_000, 6_000, 3)), "a 48 MP baseline phone photo");
+        assert!(jpeg_within_memory(&jpeg_claiming(16, 16)));
+        assert!(jpeg_within_memory(b"\x89PNG\r\n\x1a\n"), "not a JPEG: other checks apply");
     }
 
     #[test]

@@ -32,6 +32,10 @@ pub async fn scan(req: &mut Request, depot: &mut Depot) -> AppResult<Json<Scanne
     if req.header::<u64>("content-length").is_some_and(|len| len > CARD_MAX + BETWEEN_PARTS) {
         return Err(too_large());
     }
+    // Refused before the photo is read: a full queue costs nobody an upload.
+    if state.scanner.is_full() {
+        return Err(busy(&state.scanner));
+    }
     state.ensure_room(CARD_MAX)?;
     let mut upload = Upload::new(req, "Send the card as multipart/form-data with a 'businessCard' field", too_large)?;
     let mut part = upload
@@ -65,9 +69,17 @@ pub async fn scan(req: &mut Request, depot: &mut Depot) -> AppResult<Json<Scanne
         OcrError::Unreadable(reason) => AppError::unsupported(reason),
         OcrError::TooLarge => AppError::too_large(e.to_string()),
         OcrError::Failed(reason) => AppError::internal(reason),
+        OcrError::Busy => busy(&state.scanner),
+        // Nobody reads this answer: its client left.
+        OcrError::Abandoned => AppError::bad_request(e.to_string()),
     })?;
     tracing::info!(took_ms = started.elapsed().as_millis() as u64, "scanned a business card");
     Ok(Json(fields))
+}
+
+/// 503 with when to try again.
+fn busy(scanner: &crate::ocr::Scanner) -> AppError {
+    AppError::unavailable(OcrError::Busy.to_string()).retry_after(scanner.retry_after())
 }
 
 /// Enough of the file to tell its type.

@@ -17,11 +17,13 @@ pub struct AppError {
     message: String,
     field_errors: Vec<FieldError>,
     log: Option<String>,
+    /// Seconds for a `Retry-After` header: when trying again may succeed.
+    retry_after: Option<u64>,
 }
 
 impl AppError {
     fn new(status: StatusCode, message: impl Into<String>) -> Self {
-        Self { status, message: message.into(), field_errors: Vec::new(), log: None }
+        Self { status, message: message.into(), field_errors: Vec::new(), log: None, retry_after: None }
     }
 
     /// 400 with a message for each field that failed validation.
@@ -83,6 +85,11 @@ impl AppError {
             log: Some(log.to_string()),
             ..Self::new(StatusCode::INTERNAL_SERVER_ERROR, "Something went wrong on the server. Please try again.")
         }
+    }
+
+    /// The same error, telling the client to try again in `seconds`.
+    pub fn retry_after(self, seconds: u64) -> Self {
+        Self { retry_after: Some(seconds), ..self }
     }
 
     pub fn status(&self) -> StatusCode {
@@ -148,6 +155,9 @@ impl Scribe for AppError {
             tracing::error!(status = self.status.as_u16(), "{log}");
         }
         res.status_code(self.status);
+        if let Some(seconds) = self.retry_after {
+            let _ = res.add_header("retry-after", seconds, true);
+        }
         res.render(Json(Body { message: &self.message, field_errors: &self.field_errors }));
     }
 }

@@ -44,22 +44,33 @@ pub enum OcrError {
     TooLarge,
     #[error("tesseract failed: {0}")]
     Failed(String),
+    #[error("Card scanning is busy: try again in a few seconds")]
+    Busy,
+    /// The client that asked for the scan left before it was done.
+    #[error("the scan was abandoned by its client")]
+    Abandoned,
 }
 
-/// Reads the card in `bytes` (JPEG, PNG or WebP) with `language`.
-pub fn scan(bytes: &[u8], language: &Language) -> Result<Scanned, OcrError> {
+/// Reads the card in `bytes` (JPEG, PNG or WebP) with `language`;
+/// [`OcrError::Abandoned`] as soon as `abandoned` says nobody waits for it.
+pub fn scan(bytes: &[u8], language: &Language, abandoned: Abandoned<'_>) -> Result<Scanned, OcrError> {
     let image = prepare::prepare(bytes)?;
-    let (image, reading) = upright_reading(image, language)?;
+    let ocr = tesseract::Reader { language, abandoned };
+    let (image, reading) = upright_reading(image, &ocr)?;
     let mut card = fields::extract(&reading);
     if reread::worth_it(&card) {
-        reread::settle(&mut card, &image, language)?;
+        reread::settle(&mut card, &image, &ocr)?;
     }
     Ok(card.answer())
 }
 
+/// Asked between steps and while Tesseract runs: whether the client that
+/// wanted the scan has gone.
+pub type Abandoned<'a> = &'a dyn Fn() -> bool;
+
 /// The reading of the card the right way up, and the image it was read on.
-fn upright_reading(image: GrayImage, language: &Language) -> Result<(GrayImage, Reading), OcrError> {
-    let reading = tesseract::read(&image, language, Layout::Page)?;
+fn upright_reading(image: GrayImage, ocr: &tesseract::Reader<'_>) -> Result<(GrayImage, Reading), OcrError> {
+    let reading = ocr.read(&image, Layout::Page)?;
     // Tesseract's layout analysis finds a card turned a quarter clockwise
     // by itself; one upside down or turned a quarter the other way it reads
     // as gibberish of low confidence, and half a turn brings either to a
@@ -68,6 +79,6 @@ fn upright_reading(image: GrayImage, language: &Language) -> Result<(GrayImage, 
         return Ok((image, reading));
     }
     let turned = imageops::rotate180(&image);
-    let turned_reading = tesseract::read(&turned, language, Layout::Page)?;
+    let turned_reading = ocr.read(&turned, Layout::Page)?;
     Ok(if turned_reading.score() > reading.score() { (turned, turned_reading) } else { (image, reading) })
 }

@@ -11,7 +11,7 @@ use zune_core::colorspace::ColorSpace;
 use zune_core::options::DecoderOptions;
 
 use super::{OcrError, skew};
-use crate::domain::image::{MAX_SIDE, decode_limits, within_limits};
+use crate::domain::image::{MAX_SIDE, decode_limits, jpeg_within_memory, within_limits};
 
 /// Photo widths are brought between these. A card filling most of a phone
 /// photo then has its small print 20–40 pixels high.
@@ -47,7 +47,7 @@ pub fn decode_upright(bytes: &[u8]) -> Result<GrayImage, OcrError> {
     // Checked from the header before a pixel is decoded: a few bytes can
     // claim gigabytes.
     let (width, height) = decoder.dimensions();
-    if !within_limits(width, height) {
+    if !within_limits(width, height) || (jpeg && !jpeg_within_memory(bytes)) {
         return Err(OcrError::TooLarge);
     }
     decoder.set_limits(decode_limits()).map_err(|_| OcrError::TooLarge)?;

@@ -38,7 +38,7 @@ pub fn worth_it(card: &Card) -> bool {
 
 /// Reads the unsure e-mail and phone lines of `image` again and lets the
 /// readings vote; `card` keeps the winners.
-pub fn settle(card: &mut Card, image: &GrayImage, language: &tesseract::Language) -> Result<(), OcrError> {
+pub fn settle(card: &mut Card, image: &GrayImage, ocr: &tesseract::Reader<'_>) -> Result<(), OcrError> {
     let mut wanted: Vec<(Field, Bounds)> = Vec::new();
     for (field, found) in [(Field::Email, &card.email), (Field::Phone, &card.phone)] {
         if let Some(found) = found.as_ref().filter(|f| f.confidence < SURE && f.bounds.height > 0) {
@@ -56,7 +56,7 @@ pub fn settle(card: &mut Card, image: &GrayImage, language: &tesseract::Language
         })
         .collect();
     let (sheet, slots) = stack(crops.iter().map(|(_, crop)| crop));
-    let reading = tesseract::read(&sheet, language, Layout::Block)?;
+    let reading = ocr.read(&sheet, Layout::Block)?;
     let mut votes: Vec<(Field, Vec<Found>)> = vec![(Field::Email, Vec::new()), (Field::Phone, Vec::new())];
     for ((field, _), (top, bottom)) in crops.iter().zip(slots) {
         let lines: Vec<Line> = reading

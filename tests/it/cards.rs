@@ -209,7 +209,7 @@ fn generated_cards_are_read_with_at_least_90_percent_of_fields_exact() {
                     chunk
                         .iter()
                         .map(|p| {
-                            debrief::ocr::scan(&std::fs::read(p).unwrap(), language)
+                            debrief::ocr::scan(&std::fs::read(p).unwrap(), language, &|| false)
                                 .expect("tesseract reads the card")
                                 .fields
                         })
@@ -422,7 +422,7 @@ fn a_photo_turned_by_its_exif_orientation_is_read_upright() {
     let shown = debrief::ocr::decode_upright(&bytes).unwrap();
     assert!(shown.width() > shown.height(), "turned back to landscape: {}x{}", shown.width(), shown.height());
     let language = Language::choose(&dir.path().join("tessdata")).unwrap();
-    let fields = debrief::ocr::scan(&bytes, &language).unwrap().fields;
+    let fields = debrief::ocr::scan(&bytes, &language, &|| false).unwrap().fields;
     assert_eq!(fields.email, "jane.doe@globex.com");
     assert_eq!(fields.name, "Jane Doe");
 }

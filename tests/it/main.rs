@@ -11,6 +11,7 @@ mod accounts;
 mod admin;
 mod audio;
 mod bench_peers;
+mod card_queue;
 mod cards;
 mod clients;
 mod crash;

@@ -38,7 +38,7 @@ pub fn limit_address_space(app: &TestApp, bytes: u64) {
 }
 
 /// The most memory the server has held at once since it started, in MB.
-fn peak_rss_mb(app: &TestApp) -> u64 {
+pub fn peak_rss_mb(app: &TestApp) -> u64 {
     let status = std::fs::read_to_string(format!("/proc/{}/status", app.pid())).unwrap();
     let line = status.lines().find(|l| l.starts_with("VmHWM:")).expect("VmHWM in /proc/PID/status");
     line.split_whitespace().nth(1).unwrap().parse::<u64>().unwrap() / 1024
