@@ -110,6 +110,8 @@ describe("accounts", () => {
       await logIn(page, fields.email, fields.password);
       await onPath(page, "/");
       await heading(page, "New Client").waitFor();
+      // Raised before the full reload, shown by the page it brings.
+      await seeToast(page, "Login successful");
       const nav = page.getByRole("navigation", { name: "Main" });
       await nav.waitFor();
       await checkA11y(page);

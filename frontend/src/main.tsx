@@ -7,6 +7,7 @@ import { routes } from "./routes.tsx";
 import { $reachable, watchConnection } from "./stores/connection.ts";
 import { query } from "./stores/query.ts";
 import { $session, checkSession, watchSession } from "./stores/session.ts";
+import { showCarriedToast } from "./stores/toast.ts";
 import "./styles/index.css";
 
 // Fetch the current screen's code while the session is being checked, not after,
@@ -31,6 +32,8 @@ $reachable.listen((reachable) => {
 });
 registerServiceWorker();
 keepInstallPrompt();
+// A toast raised just before a full reload ("Login successful").
+showCarriedToast();
 
 const root = document.getElementById("app");
 if (root) {

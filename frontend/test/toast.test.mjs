@@ -7,7 +7,15 @@ import {
   TOAST_REMOVE_DELAY_MS,
   toastReducer,
 } from "../src/lib/toast-state.ts";
-import { $toasts, dismissToast, resetToastsForTests, toast } from "../src/stores/toast.ts";
+import {
+  $toasts,
+  CARRIED_TOAST_KEY,
+  dismissToast,
+  resetToastsForTests,
+  showCarriedToast,
+  toast,
+  toastAfterReload,
+} from "../src/stores/toast.ts";
 
 const item = (id, extra = {}) => ({ id, open: true, variant: "default", title: `t${id}`, ...extra });
 
@@ -128,5 +136,42 @@ describe("toast store", () => {
   test("each toast gets its own id", () => {
     const ids = new Set([toast({}).id, toast({}).id, toast({}).id]);
     assert.equal(ids.size, 3);
+  });
+});
+
+describe("a toast carried across a full reload", () => {
+  /** sessionStorage as the browser has it, in memory. */
+  const memoryStorage = () => {
+    const items = new Map();
+    return {
+      getItem: (k) => (items.has(k) ? items.get(k) : null),
+      setItem: (k, v) => items.set(k, String(v)),
+      removeItem: (k) => items.delete(k),
+      get size() {
+        return items.size;
+      },
+    };
+  };
+  beforeEach(() => resetToastsForTests());
+
+  test("is shown once by the page after the reload", () => {
+    const storage = memoryStorage();
+    toastAfterReload({ title: "Login successful" }, storage);
+    assert.deepEqual($toasts.get().toasts, [], "nothing is shown before the reload");
+    assert.equal(showCarriedToast(storage), true);
+    assert.equal($toasts.get().toasts[0].title, "Login successful");
+    assert.equal(storage.size, 0, "read once, then gone");
+    resetToastsForTests();
+    assert.equal(showCarriedToast(storage), false, "a second page shows nothing");
+    assert.deepEqual($toasts.get().toasts, []);
+  });
+
+  test("ignores what is not a toast", () => {
+    const storage = memoryStorage();
+    storage.setItem(CARRIED_TOAST_KEY, "{not json");
+    assert.equal(showCarriedToast(storage), false);
+    storage.setItem(CARRIED_TOAST_KEY, JSON.stringify({ title: 42 }));
+    assert.equal(showCarriedToast(storage), false);
+    assert.deepEqual($toasts.get().toasts, []);
   });
 });

@@ -10,7 +10,7 @@ import type { User } from "../lib/types.ts";
 import { useForm } from "../lib/use-form.ts";
 import { validateLogin } from "../lib/validation.ts";
 import { setUser } from "../stores/session.ts";
-import { toast } from "../stores/toast.ts";
+import { toast, toastAfterReload } from "../stores/toast.ts";
 
 export default function Login() {
   const form = useForm({ email: "", password: "" }, validateLogin);
@@ -20,9 +20,10 @@ export default function Login() {
     setBusy(true);
     try {
       const user = await api.post<User>("/api/auth/login", { email: email.trim(), password });
-      toast({ title: "Login successful" });
       setUser(user);
-      // A full reload, so that nothing of a previous visitor survives in memory.
+      // A full reload, so that nothing of a previous visitor survives in
+      // memory; the toast is shown by the page it brings.
+      toastAfterReload({ title: "Login successful" });
       location.assign("/");
     } catch (err) {
       setBusy(false);

@@ -52,6 +52,39 @@ export function toast(content: ToastContent): ToastHandle {
   };
 }
 
+/** Where a toast waits for the page a full reload brings: this tab only. */
+export const CARRIED_TOAST_KEY = "debrief.toast-after-reload";
+
+/**
+ * Shows `content` on the page the next full reload brings (a reload clears
+ * memory, and with it any toast raised before it), for the usual time.
+ */
+export function toastAfterReload(content: ToastContent, storage: Storage = sessionStorage): void {
+  try {
+    storage.setItem(CARRIED_TOAST_KEY, JSON.stringify(content));
+  } catch {
+    // Storage refused (private mode, full): the toast is only a courtesy.
+  }
+}
+
+/** Raises the toast carried across a reload, once; true when there was one. */
+export function showCarriedToast(storage: Storage = sessionStorage): boolean {
+  let content: ToastContent | null = null;
+  try {
+    const raw = storage.getItem(CARRIED_TOAST_KEY);
+    storage.removeItem(CARRIED_TOAST_KEY);
+    const parsed: unknown = raw ? JSON.parse(raw) : null;
+    if (parsed && typeof parsed === "object" && typeof (parsed as ToastContent).title === "string") {
+      const { title, description } = parsed as ToastContent;
+      content = { title, ...(typeof description === "string" ? { description } : {}) };
+    }
+  } catch {
+    return false;
+  }
+  if (content) toast(content);
+  return content !== null;
+}
+
 /** Unit tests start from an empty list with no timers pending. */
 export function resetToastsForTests(): void {
   removalTimers.forEach(clearTimeout);
