@@ -71,6 +71,11 @@ pub struct Settings {
     #[arg(long, env = "DEBRIEF_MAX_RECORDING", default_value_t = 400_000_000, value_name = "BYTES")]
     pub max_recording: u64,
 
+    /// Longest recording accepted, read from its WAV header before it is
+    /// stored: transcription holds the whole of it in memory (3 h take 690 MB).
+    #[arg(long, env = "DEBRIEF_MAX_RECORDING_DURATION", default_value = "3h", value_parser = parse_duration, value_name = "DURATION")]
+    pub max_recording_duration: Duration,
+
     /// Speech-to-text engine: auto takes what is installed (with both,
     /// Whisper on x86_64 with 4 or more cores, Vosk otherwise).
     #[arg(long, env = "DEBRIEF_ASR", default_value = "auto", value_enum)]

@@ -151,19 +151,33 @@ impl Runner {
 
 /// Compresses the recording of `client` kept in blob `blob`, checking that
 /// the compressed copy decodes to as many samples before the original goes.
+/// The upload is read as a stream and encoded as it is read: memory holds
+/// the compressed file (11 MB an hour), never the recording's samples.
 fn compress(store: &Store, client: ClientId, blob: BlobId, now: i64) -> StoreResult<()> {
-    let (stored, bytes) = match store.blob_bytes(blob) {
+    let upload = match store.blob_stream(blob) {
         Err(StoreError::NotFound) => return Ok(()),
         other => other?,
     };
     let corrupt = |e: audio::AudioError| StoreError::Corrupt(e.to_string());
-    let samples = audio::read_recording(stored.content_type(), &bytes).map_err(corrupt)?;
-    drop(bytes);
-    let compressed = opus::encode(&samples).map_err(corrupt)?;
-    let expected = samples.len();
-    drop(samples);
-    let decoded = opus::decode(&compressed).map_err(corrupt)?.len();
-    if decoded != expected {
+    let mut encoder = opus::Encoder::new().map_err(corrupt)?;
+    let (mut expected, mut failed) = (0, None);
+    audio::read_wav_into(upload, &mut |piece, _| {
+        expected += piece.len();
+        failed = encoder.push(piece).err();
+        failed.is_none()
+    })
+    .map_err(corrupt)?;
+    if let Some(e) = failed {
+        return Err(corrupt(e));
+    }
+    let compressed = encoder.finish().map_err(corrupt)?;
+    let mut decoded = 0;
+    opus::decode_span(&compressed, 0..expected, &mut |piece| {
+        decoded += piece.len();
+        true
+    })
+    .map_err(corrupt)?;
+    if decoded != expected || opus::length(&compressed).map_err(corrupt)? != expected {
         return Err(StoreError::Corrupt(format!("the compressed copy decodes to {decoded} samples, not {expected}")));
     }
     store.replace_recording_audio(client, blob, &compressed, opus::CONTENT_TYPE, now)?;

@@ -36,11 +36,21 @@ pub fn send(req: &Request, res: &mut Response, store: &Store, blob: Blob) -> App
     Ok(())
 }
 
-/// Writes a file made on the fly (a recording decoded to WAV) the way
-/// [`send`] writes a stored one.
-pub fn send_bytes(req: &Request, res: &mut Response, content_type: &str, bytes: Vec<u8>) -> AppResult<()> {
-    let Some((start, end)) = head(req, res, content_type, bytes.len() as u64)? else { return Ok(()) };
-    res.body(Bytes::from(bytes).slice(start as usize..end as usize));
+/// Writes a file of `size` bytes made on the fly, a piece at a time:
+/// `make(start, end)` streams the bytes of the span the request asks for,
+/// so a long recording decoded to WAV is never whole in memory.
+pub fn send_made<S>(
+    req: &Request,
+    res: &mut Response,
+    content_type: &str,
+    size: u64,
+    make: impl FnOnce(u64, u64) -> S,
+) -> AppResult<()>
+where
+    S: futures_util::Stream<Item = Result<Bytes, std::io::Error>> + Send + 'static,
+{
+    let Some((start, end)) = head(req, res, content_type, size)? else { return Ok(()) };
+    res.stream(make(start, end));
     Ok(())
 }
 

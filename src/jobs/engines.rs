@@ -12,6 +12,17 @@ pub struct EngineChoice {
     pub asr: AsrChoice,
     pub asr_precision: AsrPrecision,
     pub summariser: SummariserChoice,
+    /// The most audio a transcription reads (`--max-recording-duration`):
+    /// a recording stored before a lower limit is transcribed up to it, so
+    /// the samples held stay bounded.
+    pub longest_recording: std::time::Duration,
+}
+
+impl EngineChoice {
+    /// [`EngineChoice::longest_recording`] in 16 kHz samples.
+    pub(super) fn most_samples(&self) -> usize {
+        (self.longest_recording.as_millis() * u128::from(crate::asr::SAMPLE_RATE) / 1000) as usize
+    }
 }
 
 #[derive(Default)]

@@ -55,9 +55,14 @@ fn transcribe(shared: &Shared, loaded: &mut Loaded, job: JobRecord) -> Result<Jo
     let started = std::time::Instant::now();
     let recording = shared.store.as_worker().recording(&job).map_err(gone_or_failed)?;
     let recording = recording.ok_or_else(|| Stop::Failed("The client has no recording.".into()))?;
-    let bytes = shared.store.blob_range(&recording, 0, recording.size()).map_err(gone_or_failed)?;
+    let most = shared.engines.most_samples();
+    let content_type = recording.content_type().to_owned();
+    let reader = shared.store.blob_reader(recording);
     let samples =
-        crate::asr::audio::read_recording(recording.content_type(), &bytes).map_err(|e| Stop::Failed(e.to_string()))?;
+        crate::asr::audio::read_recording(&content_type, reader, most).map_err(|e| Stop::Failed(e.to_string()))?;
+    if samples.len() == most {
+        tracing::warn!(client = %job.client, "the recording is longer than --max-recording-duration: transcribed up to it");
+    }
     let user = shared.store.as_worker().owner(&job).map_err(gone_or_failed)?;
     let client = shared.store.as_worker().client(&job).map_err(gone_or_failed)?;
     let transcriber = loaded.transcriber(&shared.engines).map_err(asr_stop)?;

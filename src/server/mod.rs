@@ -103,6 +103,7 @@ pub async fn run(options: ServeOptions) -> anyhow::Result<()> {
         asr: settings.asr,
         asr_precision: settings.asr_precision,
         summariser: settings.summariser,
+        longest_recording: settings.max_recording_duration,
     };
     let jobs_store = store.clone();
     let workers = usize::from(settings.workers);

@@ -115,6 +115,10 @@ impl Blob {
     pub fn size(&self) -> u64 {
         self.size
     }
+
+    pub(super) fn id(&self) -> BlobId {
+        self.id
+    }
 }
 
 /// Blob `id` as its record names it; `NotFound` if it was never sealed.

@@ -7,6 +7,7 @@
 mod action_items;
 mod admins;
 mod blob_files;
+mod blob_reader;
 mod blobs;
 mod calendar_feeds;
 mod changes;
@@ -37,6 +38,7 @@ use redb::{Database, ReadableDatabase};
 
 pub use admins::{AdminRecord, AdminSessionRecord};
 pub use blob_files::{BlobStore, LocalFolder};
+pub use blob_reader::BlobReader;
 pub use blobs::{Blob, CHUNK, sha256_hex};
 pub use changes::UntilWrite;
 pub use clients::IDEMPOTENCY_KEY_MAX;

@@ -105,6 +105,11 @@ impl Store {
         Ok((blob, bytes))
     }
 
+    /// Blob `id`, to be read as a stream.
+    pub fn blob_stream(&self, id: BlobId) -> StoreResult<super::BlobReader> {
+        Ok(self.blob_reader(read_blob(&self.read()?, id)?))
+    }
+
     /// Moves blob `id` out of the database into its file, as it is.
     /// `false` when it was deleted or moved meanwhile.
     pub fn move_blob_out(&self, id: BlobId) -> StoreResult<bool> {

@@ -23,6 +23,7 @@ mod insights;
 mod install;
 mod instance;
 mod jobs;
+mod long_audio;
 mod models;
 mod next_steps;
 mod probe;

@@ -32,6 +32,30 @@ pub enum AudioError {
     NotOpus(String),
 }
 
+/// The 44-byte header of a 16 kHz mono 16-bit WAV file of `samples`.
+pub fn wav_header(samples: usize) -> Vec<u8> {
+    let data = u32::try_from(samples * 2).unwrap_or(u32::MAX);
+    let mut header = Vec::with_capacity(44);
+    header.extend_from_slice(b"RIFF");
+    header.extend_from_slice(&data.saturating_add(36).to_le_bytes());
+    header.extend_from_slice(b"WAVEfmt ");
+    header.extend_from_slice(&16u32.to_le_bytes());
+    header.extend_from_slice(&1u16.to_le_bytes()); // PCM
+    header.extend_from_slice(&1u16.to_le_bytes()); // mono
+    header.extend_from_slice(&SAMPLE_RATE.to_le_bytes());
+    header.extend_from_slice(&(SAMPLE_RATE * 2).to_le_bytes());
+    header.extend_from_slice(&2u16.to_le_bytes());
+    header.extend_from_slice(&16u16.to_le_bytes());
+    header.extend_from_slice(b"data");
+    header.extend_from_slice(&data.to_le_bytes());
+    header
+}
+
+/// A sample as 16-bit PCM, as [`encode_wav`] writes it.
+pub fn pcm16(sample: f32) -> [u8; 2] {
+    ((sample.clamp(-1.0, 1.0) * f32::from(i16::MAX)) as i16).to_le_bytes()
+}
+
 /// 16 kHz mono samples in [-1, 1] as a 16-bit WAV file.
 pub fn encode_wav(samples: &[f32]) -> Result<Vec<u8>, AudioError> {
     let spec = hound::WavSpec {
@@ -53,12 +77,29 @@ pub fn encode_wav(samples: &[f32]) -> Result<Vec<u8>, AudioError> {
 }
 
 /// Decodes a stored recording, as its content type says: the WAV that was
-/// uploaded, or the Ogg Opus it was compressed to.
-pub fn read_recording(content_type: &str, bytes: &[u8]) -> Result<Vec<f32>, AudioError> {
+/// uploaded (read as a stream), or the Ogg Opus it was compressed to (held
+/// whole: 11 MB an hour). At most `max_samples` are kept, and no more room
+/// than they need is taken: 3 hours at 16 kHz are 690 MB.
+pub fn read_recording(content_type: &str, source: impl Read, max_samples: usize) -> Result<Vec<f32>, AudioError> {
+    let mut samples = Vec::new();
+    let mut keep = |piece: &[f32], expected: usize| {
+        if samples.capacity() == 0 {
+            samples.reserve_exact(expected.min(max_samples));
+        }
+        let room = max_samples - samples.len();
+        samples.extend_from_slice(&piece[..piece.len().min(room)]);
+        samples.len() < max_samples
+    };
     match content_type {
-        opus::CONTENT_TYPE => opus::decode(bytes),
-        _ => read_wav(bytes),
+        opus::CONTENT_TYPE => {
+            let mut bytes = Vec::new();
+            BufReader::new(source).read_to_end(&mut bytes)?;
+            let total = opus::length(&bytes)?;
+            opus::decode_span(&bytes, 0..total, &mut |piece| keep(piece, total))?;
+        }
+        _ => read_wav_into(source, &mut keep)?,
     }
+    Ok(samples)
 }
 
 /// A WAV or Ogg Opus file (told apart by its first bytes, not its name)
@@ -81,6 +122,23 @@ pub fn read_audio_file(path: &Path) -> Result<Vec<f32>, AudioError> {
 /// meeting is still worth a transcript. A header that ends early or makes
 /// no sense is an error.
 pub fn read_wav(reader: impl Read) -> Result<Vec<f32>, AudioError> {
+    let mut samples = Vec::new();
+    read_wav_into(reader, &mut |piece, expected| {
+        samples.reserve(expected.saturating_sub(samples.len()));
+        samples.extend_from_slice(piece);
+        true
+    })?;
+    Ok(samples)
+}
+
+/// What takes decoded samples a block at a time: the block, and how many
+/// samples the whole recording should give (from its header); false stops
+/// the reading there.
+pub type Sink<'a> = dyn FnMut(&[f32], usize) -> bool + 'a;
+
+/// [`read_wav`], handing the 16 kHz samples to `sink` a block at a time
+/// instead of keeping them: memory stays at a block whatever the length.
+pub fn read_wav_into(reader: impl Read, sink: &mut Sink<'_>) -> Result<(), AudioError> {
     let mut source = EndTracker { inner: BufReader::with_capacity(1 << 16, reader), ended: false };
     let mut wav = match hound::WavReader::new(&mut source) {
         Ok(wav) => wav,
@@ -93,7 +151,9 @@ pub fn read_wav(reader: impl Read) -> Result<Vec<f32>, AudioError> {
             spec.sample_rate
         )));
     }
-    let mut stream = Downmix::new(spec.channels, Resampler::new(spec.sample_rate, SAMPLE_RATE));
+    let expected = (u64::from(wav.duration()) * u64::from(SAMPLE_RATE)).div_ceil(u64::from(spec.sample_rate));
+    let resampler = Resampler::new(spec.sample_rate, SAMPLE_RATE);
+    let mut stream = Downmix::new(spec.channels, resampler, expected as usize, sink);
     let failure = match spec.sample_format {
         hound::SampleFormat::Float => stream.feed(wav.samples::<f32>()),
         hound::SampleFormat::Int => {
@@ -106,21 +166,27 @@ pub fn read_wav(reader: impl Read) -> Result<Vec<f32>, AudioError> {
     {
         return Err(decode_error(e));
     }
-    Ok(stream.finish())
+    stream.finish();
+    Ok(())
 }
 
-/// Averages each frame's channels and resamples the result.
-struct Downmix {
+/// Averages each frame's channels, resamples the result and hands it on.
+struct Downmix<'s, 'a> {
     channels: usize,
     frame_sum: f32,
     in_frame: usize,
     block: Vec<f32>,
     resampler: Resampler,
+    /// The resampler's output for one block, handed to `sink`.
     out: Vec<f32>,
+    expected: usize,
+    sink: &'s mut Sink<'a>,
+    /// The sink asked for no more.
+    full: bool,
 }
 
-impl Downmix {
-    fn new(channels: u16, resampler: Resampler) -> Self {
+impl<'s, 'a> Downmix<'s, 'a> {
+    fn new(channels: u16, resampler: Resampler, expected: usize, sink: &'s mut Sink<'a>) -> Self {
         Self {
             channels: usize::from(channels),
             frame_sum: 0.0,
@@ -128,16 +194,23 @@ impl Downmix {
             block: Vec::with_capacity(BLOCK),
             resampler,
             out: Vec::new(),
+            expected,
+            sink,
+            full: false,
         }
     }
 
-    /// Takes samples until the stream ends or fails; a failure is returned
-    /// after the whole frames before it are kept (a partial frame is not).
+    /// Takes samples until the stream ends or fails, or the sink is full; a
+    /// failure is returned after the whole frames before it are kept (a
+    /// partial frame is not).
     fn feed(&mut self, samples: impl Iterator<Item = hound::Result<f32>>) -> Option<hound::Error> {
         for sample in samples {
             match sample {
                 Ok(value) => self.add(value),
                 Err(e) => return Some(e),
+            }
+            if self.full {
+                return None;
             }
         }
         None
@@ -152,15 +225,28 @@ impl Downmix {
             if self.block.len() == BLOCK {
                 self.resampler.push(&self.block, &mut self.out);
                 self.block.clear();
+                self.hand_on();
             }
         }
     }
 
-    fn finish(mut self) -> Vec<f32> {
-        self.resampler.push(&self.block, &mut self.out);
-        self.resampler.finish(&mut self.out);
-        self.out.shrink_to_fit();
-        self.out
+    fn hand_on(&mut self) {
+        if !self.full && !self.out.is_empty() {
+            self.full = !(self.sink)(&self.out, self.expected);
+        }
+        self.out.clear();
+    }
+
+    fn finish(self) {
+        let Self { block, mut resampler, mut out, expected, sink, full, .. } = self;
+        if full {
+            return;
+        }
+        resampler.push(&block, &mut out);
+        resampler.finish(&mut out);
+        if !out.is_empty() {
+            sink(&out, expected);
+        }
     }
 }
 
@@ -192,6 +278,40 @@ fn decode_error(e: hound::Error) -> AudioError {
         }
         hound::Error::UnfinishedSample => "it ends inside a sample".into(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 16 kHz mono 16-bit WAV of `seconds` of a tone.
+    fn tone(seconds: usize) -> Vec<u8> {
+        let samples: Vec<f32> = (0..seconds * 16_000).map(|i| (i as f32 * 0.05).sin() * 0.5).collect();
+        encode_wav(&samples).unwrap()
+    }
+
+    #[test]
+    fn a_recording_is_read_up_to_the_limit_and_takes_no_room_past_it() {
+        let wav = tone(10);
+        let all = read_recording("audio/wav", &wav[..], usize::MAX).unwrap();
+        assert_eq!(all.len(), 160_000);
+        assert_eq!(all.capacity(), 160_000, "room for what the header says, not a doubling");
+        let cut = read_recording("audio/wav", &wav[..], 48_000).unwrap();
+        assert_eq!((cut.len(), cut.capacity()), (48_000, 48_000));
+        assert_eq!(cut[..], all[..48_000]);
+        let ogg = opus::encode(&all).unwrap();
+        let cut = read_recording(opus::CONTENT_TYPE, &ogg[..], 48_000).unwrap();
+        assert_eq!((cut.len(), cut.capacity()), (48_000, 48_000));
+    }
+
+    #[test]
+    fn the_wav_header_made_for_streaming_is_the_one_hound_writes() {
+        let samples = [0.0, 0.5, -0.5, 1.0];
+        let whole = encode_wav(&samples).unwrap();
+        assert_eq!(wav_header(samples.len()), whole[..44]);
+        let body: Vec<u8> = samples.iter().flat_map(|&s| pcm16(s)).collect();
+        assert_eq!(body, whole[44..]);
+    }
 }
 
 #[cfg(test)]
