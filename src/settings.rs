@@ -31,6 +31,15 @@ pub struct Settings {
     #[arg(long, env = "DEBRIEF_RESET_TTL", default_value = "1h", value_parser = parse_duration, value_name = "DURATION")]
     pub reset_ttl: Duration,
 
+    /// Most connections open at once; by default half of what the open-file
+    /// limit leaves after the database and model files, at most 4096.
+    #[arg(long, env = "DEBRIEF_MAX_CONNECTIONS", value_name = "N")]
+    pub max_connections: Option<usize>,
+
+    /// Most connections open at once from one client address (an IPv6 /64).
+    #[arg(long, env = "DEBRIEF_MAX_CONNECTIONS_PER_ADDRESS", default_value_t = 64, value_name = "N")]
+    pub max_connections_per_address: usize,
+
     /// Failed sign-ins allowed per client address and per account within the window.
     #[arg(long, env = "DEBRIEF_LOGIN_MAX_FAILURES", default_value_t = 10, value_name = "N")]
     pub login_max_failures: usize,

@@ -40,6 +40,11 @@ impl AppError {
         Self::new(StatusCode::CONFLICT, message)
     }
 
+    /// 408: the request did not arrive in time.
+    pub fn request_timeout(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::REQUEST_TIMEOUT, message)
+    }
+
     pub fn too_large(message: impl Into<String>) -> Self {
         Self::new(StatusCode::PAYLOAD_TOO_LARGE, message)
     }

@@ -8,8 +8,9 @@
 //! change elsewhere); the browser's EventSource reconnects by itself, and a
 //! reconnect without a session is refused.
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::convert::Infallible;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use salvo::prelude::*;
@@ -17,16 +18,64 @@ use salvo::sse::{SseEvent, SseKeepAlive};
 use tokio::sync::broadcast::error::RecvError;
 
 use super::client_route::ClientRoute;
-use super::error::AppResult;
+use super::error::{AppError, AppResult};
 use crate::clock::now_ms;
+use crate::domain::ids::TokenHash;
 use crate::jobs::JobEvent;
 
 /// How often an open stream asks whether its session still lives.
 const SESSION_CHECK: Duration = Duration::from_millis(500);
 
+/// Event streams one session may hold open at once. A phone shows one
+/// client page at a time and a laptop a few tabs; without a cap one session
+/// held 10,000 streams and 280 MB. Past it the new stream is refused (429):
+/// refusing keeps the pages already open live, where closing the oldest
+/// would silence a page someone may be watching.
+pub const STREAMS_PER_SESSION: usize = 8;
+
+/// The event streams open, by session.
+#[derive(Default)]
+pub struct OpenStreams(Mutex<HashMap<TokenHash, usize>>);
+
+impl OpenStreams {
+    /// Counts a stream for `session` while the guard lives, if under the cap.
+    fn open(self: &Arc<Self>, session: &TokenHash) -> Option<StreamCount> {
+        let mut open = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let count = open.entry(session.clone()).or_default();
+        if *count >= STREAMS_PER_SESSION {
+            return None;
+        }
+        *count += 1;
+        Some(StreamCount { streams: self.clone(), session: session.clone() })
+    }
+}
+
+/// One open stream, counted until it ends.
+struct StreamCount {
+    streams: Arc<OpenStreams>,
+    session: TokenHash,
+}
+
+impl Drop for StreamCount {
+    fn drop(&mut self) {
+        let mut open = self.streams.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(count) = open.get_mut(&self.session) {
+            *count -= 1;
+            if *count == 0 {
+                open.remove(&self.session);
+            }
+        }
+    }
+}
+
 #[handler]
 pub async fn events(req: &mut Request, depot: &mut Depot, res: &mut Response) -> AppResult<()> {
     let route = ClientRoute::of(req, depot)?;
+    let counted = route.state.open_streams.open(&route.me.token).ok_or_else(|| {
+        AppError::too_many(format!(
+            "Too many live pages for this sign-in ({STREAMS_PER_SESSION} at most): close some and reload this one"
+        ))
+    })?;
     // Subscribed before the first read, so no change falls in between.
     let receiver = route.state.jobs.subscribe();
     let closing = route.state.jobs.closing();
@@ -34,7 +83,7 @@ pub async fn events(req: &mut Request, depot: &mut Depot, res: &mut Response) ->
     let first = current_job(&route).await?;
     let mut session_check = tokio::time::interval(SESSION_CHECK);
     session_check.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    let watch = Watch { route, receiver, closing, session_check, queued: VecDeque::from([first]) };
+    let watch = Watch { route, receiver, closing, session_check, queued: VecDeque::from([first]), _counted: counted };
     let stream = futures_util::stream::unfold(watch, |mut watch| async move {
         let event = watch.next().await?;
         Some((Ok::<_, Infallible>(event), watch))
@@ -53,6 +102,7 @@ struct Watch {
     closing: tokio::sync::watch::Receiver<bool>,
     session_check: tokio::time::Interval,
     queued: VecDeque<SseEvent>,
+    _counted: StreamCount,
 }
 
 impl Watch {

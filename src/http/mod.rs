@@ -6,6 +6,7 @@ mod auth;
 mod bench_peers;
 mod blob;
 mod body;
+mod body_rate;
 mod ca;
 mod ca_profile;
 mod calendar;
@@ -118,6 +119,7 @@ pub fn service(state: AppState, assets: AssetSource, bench_peers: bool) -> Servi
         .hoop(salvo::catch_panic::CatchPanic::new())
         .hoop(headers::security_headers)
         .hoop(connection::close_after_refused_body)
+        .hoop(body_rate::min_rate)
         .hoop(salvo::logging::Logger::new())
         .catcher(Catcher::new(json_errors).hoop(headers::security_headers))
 }

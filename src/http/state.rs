@@ -46,6 +46,8 @@ pub struct AppState {
     pub scanner: crate::ocr::Scanner,
     /// The client lists as last sent, until the next write.
     pub client_lists: Arc<super::ClientLists>,
+    /// The job event streams open, by session.
+    pub open_streams: Arc<super::job_events::OpenStreams>,
 }
 
 impl AppState {

@@ -2,6 +2,7 @@
 //! (or plain HTTP), answers the control socket, and shuts down gracefully.
 
 mod banner;
+mod connection_caps;
 mod control;
 mod housekeeping;
 mod shutdown;
@@ -50,6 +51,11 @@ pub struct ServeOptions {
 }
 
 pub async fn run(options: ServeOptions) -> anyhow::Result<()> {
+    let open_files = connection_caps::raise_open_file_limit();
+    let caps = connection_caps::ConnectionCaps::new(
+        options.settings.max_connections.unwrap_or_else(|| connection_caps::default_max_connections(open_files)),
+        options.settings.max_connections_per_address,
+    );
     let data_dir = options.data_dir;
     data_dir.create()?;
     let mut lock = data_dir.lock()?;
@@ -126,6 +132,7 @@ pub async fn run(options: ServeOptions) -> anyhow::Result<()> {
         data_dir: data_dir.root().to_owned(),
         scanner: crate::ocr::Scanner::start(data_dir.ocr_data()).context("cannot start the card-scanning thread")?,
         client_lists: Arc::default(),
+        open_streams: Arc::default(),
         jobs: jobs.clone(),
         settings: Arc::new(settings),
     };
@@ -150,8 +157,8 @@ pub async fn run(options: ServeOptions) -> anyhow::Result<()> {
         TlsMode::Off | TlsMode::LocalCa => service,
     };
     let server = match acceptor {
-        Bound::Tls(acceptor) => start(acceptor, service, &jobs)?,
-        Bound::Plain(acceptor) => start(acceptor, service, &jobs)?,
+        Bound::Tls(acceptor) => start(acceptor, caps, service, &jobs)?,
+        Bound::Plain(acceptor) => start(acceptor, caps, service, &jobs)?,
     };
 
     lock.publish(&urls.local)?;
@@ -221,10 +228,11 @@ fn local_addr(acceptor: &impl Acceptor) -> anyhow::Result<SocketAddr> {
 
 fn start<A: Acceptor + Send + 'static>(
     acceptor: A,
+    caps: connection_caps::ConnectionCaps,
     service: Service,
     jobs: &Jobs,
 ) -> anyhow::Result<tokio::task::JoinHandle<()>> {
-    let server = Server::new(acceptor);
+    let server = Server::new(acceptor).fuse_policy(caps);
     shutdown::on_signal(server.handle(), jobs.clone())?;
     Ok(tokio::spawn(server.serve(service)))
 }

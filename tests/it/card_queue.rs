@@ -3,7 +3,7 @@
 //! past it), and no photo decodes past the memory limit, a progressive
 //! JPEG's coefficients included.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::net::TcpStream;
 use std::process::Command;
 use std::time::{Duration, Instant};

@@ -32,6 +32,7 @@ mod reset;
 mod serving;
 mod sign_in;
 mod signup;
+mod slow_clients;
 mod spam;
 mod storage;
 mod summarise;
