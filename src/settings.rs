@@ -40,6 +40,12 @@ pub struct Settings {
     #[arg(long, env = "DEBRIEF_MAX_CONNECTIONS_PER_ADDRESS", default_value_t = 64, value_name = "N")]
     pub max_connections_per_address: usize,
 
+    /// Accounts one client address may create in an hour (an IPv6 /64).
+    /// Behind a reverse proxy every sign-up comes from the proxy's address:
+    /// raise it there.
+    #[arg(long, env = "DEBRIEF_SIGNUPS_PER_HOUR", default_value_t = 10, value_name = "N")]
+    pub signups_per_hour: usize,
+
     /// Failed sign-ins allowed per client address and per account within the window.
     #[arg(long, env = "DEBRIEF_LOGIN_MAX_FAILURES", default_value_t = 10, value_name = "N")]
     pub login_max_failures: usize,

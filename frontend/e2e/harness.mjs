@@ -47,7 +47,8 @@ export async function startServer({ env = {}, args = [], dataDir, bind = "127.0.
   const proc = spawn(
     bin,
     ["serve", ...(http ? ["--http"] : []), "--bind", bind, "--data-dir", dataDir, ...args],
-    { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] },
+    // Browser tests sign many accounts up from one address.
+    { env: { ...process.env, DEBRIEF_SIGNUPS_PER_HOUR: "100000", ...env }, stdio: ["ignore", "pipe", "pipe"] },
   );
   running.add(proc);
 

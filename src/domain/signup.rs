@@ -106,14 +106,19 @@ impl SignupPolicy {
             SignupMode::Closed => Err(SignupRefusal::Closed),
             SignupMode::Invitation if !invited => Err(SignupRefusal::InvitationNeeded),
             _ if invited => Ok(()),
-            _ => {
-                let domain = email.rsplit_once('@').map_or("", |(_, d)| d);
-                if self.domains.is_empty() || self.domains.iter().any(|d| d == domain) {
-                    Ok(())
-                } else {
-                    Err(SignupRefusal::Domain(self.domains.join(" or ")))
-                }
-            }
+            _ => self.admits_address(email),
+        }
+    }
+
+    /// Whether an account may take `email` as its address: one of the
+    /// named domains when there are any. Checked at sign-up and again when
+    /// a user changes their address, so the domain cannot be left after.
+    pub fn admits_address(&self, email: &str) -> Result<(), SignupRefusal> {
+        let domain = email.rsplit_once('@').map_or("", |(_, d)| d);
+        if self.domains.is_empty() || self.domains.iter().any(|d| d == domain) {
+            Ok(())
+        } else {
+            Err(SignupRefusal::Domain(self.domains.join(" or ")))
         }
     }
 }
@@ -148,6 +153,14 @@ mod tests {
         assert_eq!(p.domains(), ["firm.example", "partner.example"]);
         assert!(SignupPolicy::parse(SignupMode::Open, &["not a domain!".into()]).is_err());
         assert!(SignupPolicy::parse(SignupMode::Open, &["localhost".into()]).is_err());
+    }
+
+    #[test]
+    fn an_address_outside_the_named_domains_is_refused_whatever_the_mode() {
+        let limited = policy(SignupMode::Invitation, &["firm.example"]);
+        assert_eq!(limited.admits_address("ceo@firm.example"), Ok(()));
+        assert!(matches!(limited.admits_address("ceo@elsewhere.example"), Err(SignupRefusal::Domain(_))));
+        assert_eq!(policy(SignupMode::Open, &[]).admits_address("a@anywhere.example"), Ok(()));
     }
 
     #[test]

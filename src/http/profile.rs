@@ -18,6 +18,14 @@ pub async fn update(req: &mut Request, depot: &mut Depot) -> AppResult<Json<User
     let state = state(depot)?.clone();
     let me = signed_in(depot)?.clone();
     let changes = json::<ProfileInput>(req, SMALL).await?.parse().map_err(AppError::invalid)?;
+    // The admin's sign-up domains hold for a changed address too: an account
+    // admitted for firm.example cannot move its address out of it.
+    if changes.email() != me.user.email.as_str() {
+        let policy = state.store.run(|s| s.signup_policy()).await?;
+        policy.admits_address(changes.email()).map_err(|refusal| {
+            AppError::invalid(vec![crate::domain::FieldError { field: "email".into(), message: refusal.message() }])
+        })?;
+    }
     let token = me.token;
     let user = me.run(&state.store, move |mine| mine.update_profile(changes, Some(&token))).await?;
     Ok(Json(User::from(&user)))

@@ -50,6 +50,16 @@ pub async fn signup(req: &mut Request, depot: &mut Depot, res: &mut Response) ->
     // for accounts (or invitations) here costs as much as guessing passwords.
     let address = address_key(req.remote_addr().ip());
     let attempt = state.login_throttle.attempt(&[&address]).map_err(throttled)?;
+    // Accounts made, counted per address (`--signups-per-hour`): each may
+    // send follow-ups, so one machine cannot make a thousand.
+    let made = state.signup_throttle.attempt(&[&address]).map_err(|wait| {
+        let minutes = wait.as_secs().div_ceil(60).max(1);
+        AppError::too_many(format!(
+            "Too many accounts were created from this address. Please try again in {minutes} minute{}.",
+            if minutes == 1 { "" } else { "s" }
+        ))
+        .retry_after(wait.as_secs().max(1))
+    })?;
     let hash = state.passwords.hash(new.password().to_owned()).await?;
     let now = now_ms();
     let created = match invitation {
@@ -62,6 +72,8 @@ pub async fn signup(req: &mut Request, depot: &mut Depot, res: &mut Response) ->
         other => other?,
     };
     attempt.succeeded();
+    // Left unmarked, the attempt counts: the account was made.
+    drop(made);
     res.status_code(StatusCode::CREATED);
     Ok(Json(User::from(&user)))
 }

@@ -25,6 +25,8 @@ pub struct AppState {
     /// Follow-up emails per user and hour.
     pub hourly_send_throttle: Throttle,
     /// Password-reset emails per account, so nobody can flood an inbox.
+    /// Sign-ups per address in an hour (`--signups-per-hour`).
+    pub signup_throttle: Throttle,
     pub reset_throttle: Throttle,
     /// Where emailed links point (`--public-url`, or the LAN URL).
     pub public_url: String,

@@ -19,6 +19,7 @@ pub(super) fn start(state: AppState, outbox: PathBuf) -> tokio::task::JoinHandle
             state.hourly_send_throttle.sweep();
             state.admin_throttle.sweep();
             state.reset_throttle.sweep();
+            state.signup_throttle.sweep();
             let retention = state.settings.outbox_retention;
             let outbox = outbox.clone();
             let swept = state.store.run(move |s| {

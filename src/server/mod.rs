@@ -124,6 +124,7 @@ pub async fn run(options: ServeOptions) -> anyhow::Result<()> {
         send_throttle: Throttle::new(1, settings.send_window),
         hourly_send_throttle: Throttle::new(settings.follow_ups_per_hour, std::time::Duration::from_secs(3600)),
         reset_throttle: Throttle::new(crate::http::RESET_EMAILS_PER_LINK_LIFETIME, settings.reset_ttl),
+        signup_throttle: Throttle::new(settings.signups_per_hour, std::time::Duration::from_secs(3600)),
         secure_cookies: public_url.starts_with("https://"),
         public_url,
         phone_url,

@@ -104,3 +104,33 @@ fn the_cli_sets_the_policy_and_makes_invitation_links_before_the_first_serve() {
     let shown = text(&cli(dir.path(), &["signup", "show"]).stdout);
     assert!(shown.contains("sign-up: closed") && shown.contains("domains: any"), "{shown}");
 }
+
+#[test]
+fn the_sign_up_domains_hold_for_an_address_changed_in_the_profile_too() {
+    let app = spawn_app();
+    let set = cli(&app.data_dir, &["signup", "set", "open", "--domain", "firm.example"]);
+    assert!(set.status.success(), "{}", text(&set.stderr));
+    let mut ana = crate::browser::signed_in_user(&app.url, "ana@firm.example", PASSWORD);
+    let profile = |email: &str| {
+        json!({"firstName": "Ana", "lastName": "Silva", "email": email, "company": "Firm", "position": "Partner",
+               "linkedinUrl": ""})
+    };
+    let moved = ana.put("/api/profile", profile("ana@elsewhere.example"));
+    assert_eq!(moved.status, 400, "{}", moved.text);
+    assert_eq!(moved.body["fieldErrors"][0]["field"], "email");
+    assert!(moved.text.contains("Sign-up is limited to addresses at firm.example"), "{}", moved.text);
+    assert_eq!(ana.get("/api/auth/me").body["email"], "ana@firm.example", "the address stays");
+    let within = ana.put("/api/profile", profile("ana.silva@firm.example"));
+    assert_eq!(within.status, 200, "{}", within.text);
+}
+
+#[test]
+fn accounts_made_from_one_address_are_throttled_with_when_to_come_back() {
+    let app = crate::harness::spawn_app_with(&["--signups-per-hour", "3"]);
+    for n in 0..3 {
+        assert_eq!(signup_with(&app.url, &format!("user{n}@anywhere.example"), None).status, 201);
+    }
+    let fourth = signup_with(&app.url, "user3@anywhere.example", None);
+    assert_eq!(fourth.status, 429, "{}", fourth.text);
+    assert!(fourth.text.contains("Too many accounts were created from this address"), "{}", fourth.text);
+}
