@@ -316,7 +316,7 @@ mod tests {
         let id = Some(ActionItemId::from_key(7));
         let twice =
             [ActionItemInput { id, ..input("Send the quote") }, ActionItemInput { id, ..input("Send it again") }];
-        let errors = parse_items(&twice).err().expect("refused");
+        let errors = parse_items(&twice).expect_err("refused");
         assert_eq!(errors[0].message, "A next step may be listed only once");
         assert!(parse_items(&[input("One"), input("Two")]).is_ok(), "steps without an id are new ones");
     }

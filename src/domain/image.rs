@@ -202,7 +202,7 @@ mod tests {
     #[test]
     fn a_progressive_cmyk_jpeg_claiming_what_would_take_a_gigabyte_is_refused_and_a_phone_photo_is_not() {
         let frame = |marker: u8, width: u16, height: u16, components: u8| {
-            let mut jpeg = vec![0xFF, 0xD8, 0xFF, 0xE0, 0, 4, 0, 0, 0xFF, marker, 0, 8 + 3 * components as u8, 8];
+            let mut jpeg = vec![0xFF, 0xD8, 0xFF, 0xE0, 0, 4, 0, 0, 0xFF, marker, 0, 8 + 3 * components, 8];
             jpeg.extend(height.to_be_bytes());
             jpeg.extend(width.to_be_bytes());
             jpeg.push(components);

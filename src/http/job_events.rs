@@ -41,12 +41,12 @@ impl OpenStreams {
     /// Counts a stream for `session` while the guard lives, if under the cap.
     fn open(self: &Arc<Self>, session: &TokenHash) -> Option<StreamCount> {
         let mut open = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        let count = open.entry(session.clone()).or_default();
+        let count = open.entry(*session).or_default();
         if *count >= STREAMS_PER_SESSION {
             return None;
         }
         *count += 1;
-        Some(StreamCount { streams: self.clone(), session: session.clone() })
+        Some(StreamCount { streams: self.clone(), session: *session })
     }
 }
 
