@@ -56,6 +56,19 @@ def quick_subset(folder=MEETINGS):
         return [line.split("#")[0].strip() for line in f if line.split("#")[0].strip()]
 
 
+def held_out(folder=MEETINGS):
+    """The meetings nobody tunes on (held-out.txt): the figures the budget is
+    judged on."""
+    with open(os.path.join(folder, "held-out.txt")) as f:
+        return [line.split("#")[0].strip() for line in f if line.split("#")[0].strip()]
+
+
+def tuning(folder=MEETINGS):
+    """Every meeting not held out."""
+    out = set(held_out(folder))
+    return [n for n in names(folder) if n not in out]
+
+
 def load(only=None, folder=MEETINGS):
     """The meetings (all, or the names in `only`), each checked against its
     transcripts: a broken expectation stops the measure instead of skewing it."""

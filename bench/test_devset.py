@@ -183,6 +183,14 @@ class CommittedSet(unittest.TestCase):
         self.assertGreaterEqual(len(quick) * 3, len(devset.names()))
         self.assertTrue(any(m.labelled for m in quick) and not all(m.labelled for m in quick))
 
+    def test_the_held_out_part_names_existing_meetings_none_of_them_quick(self):
+        held = devset.held_out()
+        self.assertTrue(held)
+        self.assertEqual(len(held), len(set(held)))
+        self.assertTrue(set(held) <= set(devset.names()))
+        self.assertFalse(set(held) & set(devset.quick_subset()))
+        self.assertEqual(sorted(devset.tuning() + held), devset.names())
+
 
 class VoskForm(unittest.TestCase):
     def said(self, text):
