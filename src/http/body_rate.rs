@@ -24,8 +24,8 @@ use super::error::AppError;
 
 /// 16 KB in 30 s is half a kilobyte a second: a phone on the weakest 2G
 /// link sends more, a trickle sends less.
-pub const MIN_BYTES: u64 = 16 * 1024;
-pub const WINDOW: Duration = Duration::from_secs(30);
+const MIN_BYTES: u64 = 16 * 1024;
+const WINDOW: Duration = Duration::from_secs(30);
 
 /// Wraps every streamed request body in the rate rule, and answers 408 for
 /// a request whose body was cut off by it, whatever its handler made of the

@@ -28,7 +28,7 @@ type Request = (File, oneshot::Sender<Result<Scanned, OcrError>>);
 /// 1 to 5 s, so the last in line waits at most about 20 s; more would wait
 /// longer than a person holds a phone up, and each waiting scan holds its
 /// photo's file open.
-pub const MOST_WAITING: usize = 4;
+const MOST_WAITING: usize = 4;
 /// A scan's usual time, for telling a refused client when to come back.
 const USUAL_SCAN_SECONDS: u64 = 3;
 

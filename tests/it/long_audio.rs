@@ -2,7 +2,7 @@
 //! length: a recording longer than allowed is refused from its header, and
 //! a range of a long compressed one played as WAV decodes only that range.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::Value;
 
@@ -71,15 +71,8 @@ fn ranges_of_a_long_compressed_recording_played_as_wav_cost_what_the_range_costs
     let (status, body) = upload(&app.url, user.cookie.as_deref().unwrap(), id, &cheap_wav(minutes * 60));
     assert_eq!(status, 200, "{body}");
     wait_for_status(&mut user, id, &["done"], Duration::from_secs(180));
-    let deadline = Instant::now() + Duration::from_secs(90);
-    let client = loop {
-        let client = user.get(&format!("/api/clients/{id}")).body;
-        if client["recording"]["contentType"] == "audio/ogg" {
-            break client;
-        }
-        assert!(Instant::now() < deadline, "never compressed: {client}");
-        std::thread::sleep(Duration::from_millis(300));
-    };
+    let client =
+        crate::storage::wait_for_client(&mut user, id, "compressed", |c| c["recording"]["contentType"] == "audio/ogg");
     let wav = format!("{}&as=wav", client["recordingUrl"].as_str().unwrap());
     let size = 44 + u64::from(minutes) * 60 * 16_000 * 2;
 

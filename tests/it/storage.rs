@@ -21,7 +21,7 @@ const PASSWORD: &str = "correct horse";
 const OGG: &str = "audio/ogg";
 
 /// Polls client `id` until `done` holds for it.
-fn wait_for_client(user: &mut Browser, id: u64, what: &str, done: impl Fn(&Value) -> bool) -> Value {
+pub fn wait_for_client(user: &mut Browser, id: u64, what: &str, done: impl Fn(&Value) -> bool) -> Value {
     let deadline = Instant::now() + Duration::from_secs(90);
     loop {
         let client = user.get(&format!("/api/clients/{id}")).body;
