@@ -2,6 +2,7 @@ import { useStore } from "@nanostores/react";
 import { useEffect } from "react";
 import { Redirect, Route, Switch, useLocation, useSearch } from "wouter";
 import { BottomNav } from "./components/BottomNav.tsx";
+import { ConfirmEmailBanner } from "./components/ConfirmEmailBanner.tsx";
 import { OfflineBanner } from "./components/OfflineBanner.tsx";
 import { FullScreenSpinner } from "./components/Spinner.tsx";
 import { Toaster } from "./components/Toaster.tsx";
@@ -55,6 +56,7 @@ export function App() {
       <main id="main" className="app__main">
         <UpdateBar />
         <OfflineBanner />
+        {!isAdminArea && <ConfirmEmailBanner />}
         <Switch>
           {routes.map((route) => (
             <Route key={route.path} path={route.path}>

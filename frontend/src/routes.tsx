@@ -25,6 +25,8 @@ export const routes: RouteDef[] = [
     access: (q) => (q.has("token") ? "public" : "signed-out"),
     page: lazyPage(() => import("./pages/ResetPassword.tsx")),
   },
+  // A link mailed to confirm an address: opens whoever is signed in, or nobody.
+  { path: "/confirm-email", access: "public", page: lazyPage(() => import("./pages/ConfirmEmail.tsx")) },
   { path: "/", access: "signed-in", page: lazyPage(() => import("./pages/NewClient.tsx")) },
   {
     path: "/history",

@@ -9,6 +9,7 @@ describe("route table", () => {
       "/login": "signed-out",
       "/signup": "signed-out",
       "/reset-password": "signed-out",
+      "/confirm-email": "public",
       "/": "signed-in",
       "/history": "signed-in",
       "/client/:id": "signed-in",

@@ -16,6 +16,12 @@ pub enum UserCommand {
         /// The account's email.
         email: String,
     },
+    /// Take an account's address as confirmed, where sign-up by domain asks
+    /// for a link (for when email is not set up).
+    ConfirmEmail {
+        /// The account's email.
+        email: String,
+    },
     /// Print a one-time password-reset link, for when email is not set up.
     ResetPassword {
         /// The account's email.
@@ -34,6 +40,7 @@ pub fn run(data_dir: &DataDir, command: UserCommand) -> anyhow::Result<i32> {
     let (request, context): (Request, Box<dyn FnOnce() -> Context>) = match command {
         UserCommand::List => (Request::UserList, Box::new(default_context)),
         UserCommand::Delete { email } => (Request::UserDelete { email }, Box::new(default_context)),
+        UserCommand::ConfirmEmail { email } => (Request::UserConfirmEmail { email }, Box::new(default_context)),
         UserCommand::ResetPassword { email, public_url, reset_ttl } => {
             let email = normalise_email(&email);
             if !is_email(&email) {

@@ -43,6 +43,8 @@ pub fn answer(store: &Store, context: &Context, request: Request) -> Response {
         Request::UserList => accounts::list(admin).map(|users| Response::Users { users }),
         Request::UserDelete { email } => accounts::delete_by_email(store, admin, &email)
             .map(|user| done(format!("user {} deleted with their clients", user.email))),
+        Request::UserConfirmEmail { email } => accounts::vouch_by_email(store, admin, &email)
+            .map(|user| done(format!("the address {} is confirmed", user.email))),
         Request::TemplateShow => {
             admin.template().map(|template| Response::Template { template }).map_err(OpError::from)
         }

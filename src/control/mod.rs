@@ -49,6 +49,9 @@ pub enum Request {
     UserDelete {
         email: String,
     },
+    UserConfirmEmail {
+        email: String,
+    },
     TemplateShow,
     TemplateSet {
         field: String,

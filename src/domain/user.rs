@@ -27,6 +27,14 @@ pub struct UserRecord {
     pub avatar: Option<BlobId>,
     /// Unix milliseconds.
     pub created_at: i64,
+    /// Set for an account made under sign-up by domain until its owner opens
+    /// the link mailed to the address: it sends no follow-up meanwhile.
+    /// Absent (false) in records from before, which were never asked.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub email_unconfirmed: bool,
+    /// An address the owner asked to move to, waiting for its link.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pending_email: Option<String>,
 }
 
 /// A user as the browser sees it: no password hash, ever.
@@ -42,6 +50,11 @@ pub struct User {
     pub linkedin_url: Option<String>,
     pub profile_image_url: Option<String>,
     pub created_at: String,
+    /// False until the address is confirmed, where the sign-up policy asks
+    /// for it: no follow-up is sent and no Reply-To is shown meanwhile.
+    pub email_confirmed: bool,
+    /// A new address waiting for its confirmation link, if any.
+    pub pending_email: Option<String>,
 }
 
 impl From<&UserRecord> for User {
@@ -57,6 +70,8 @@ impl From<&UserRecord> for User {
             // The version in the URL lets the browser cache a picture for good.
             profile_image_url: r.avatar.map(|blob| format!("/api/profile/picture?v={blob}")),
             created_at: iso_time(r.created_at),
+            email_confirmed: !r.email_unconfirmed,
+            pending_email: r.pending_email.clone(),
         }
     }
 }
@@ -147,6 +162,8 @@ impl UserRecord {
             linkedin_url,
             avatar: None,
             created_at,
+            email_unconfirmed: false,
+            pending_email: None,
         }
     }
 }
@@ -256,6 +273,13 @@ impl ProfileUpdate {
     /// The normalised email.
     pub fn email(&self) -> &str {
         &self.email
+    }
+
+    /// The same update with the address left at `current`, and the address
+    /// asked for: a change of address that waits for its confirmation link.
+    pub fn deferring_email(mut self, current: &str) -> (Self, String) {
+        let asked = std::mem::replace(&mut self.email, current.to_owned());
+        (self, asked)
     }
 
     /// Writes the profile into the user's record.

@@ -45,8 +45,10 @@ async fn prepare(route: &ClientRoute) -> AppResult<Prepared> {
     let mail = Outgoing {
         from_name: template.from_name.clone(),
         to: Recipient { name: Some(client.name.clone()), email: client.email.clone() },
-        // The client's answer goes to the consultant, not to the box.
-        reply_to: Some(Recipient { name: Some(user_name), email: me.user.email.clone() }),
+        // The client's answer goes to the consultant, not to the box; not to
+        // an address nobody has shown to be theirs.
+        reply_to: (!me.user.email_unconfirmed)
+            .then(|| Recipient { name: Some(user_name), email: me.user.email.clone() }),
         subject: rendered.subject.clone(),
         text: rendered.text.clone(),
         html: Some(rendered.html.clone()),
@@ -75,7 +77,7 @@ pub async fn preview(req: &mut Request, depot: &mut Depot) -> AppResult<Json<Pre
     Ok(Json(Preview {
         from_name: p.mail.from_name,
         to: p.mail.to.email,
-        reply_to: route.me.user.email.clone(),
+        reply_to: p.mail.reply_to.map(|r| r.email).unwrap_or_default(),
         subject: p.rendered.subject,
         text: p.rendered.text,
         html_url: format!("/api/clients/{}/email/preview.html", p.client.id),
@@ -107,6 +109,12 @@ pub struct Sent {
 pub async fn send(req: &mut Request, depot: &mut Depot) -> AppResult<Json<Sent>> {
     let route = ClientRoute::of(req, depot)?;
     let state = &route.state;
+    if route.me.user.email_unconfirmed {
+        return Err(AppError::forbidden(format!(
+            "Please confirm your email address before sending follow-ups: open the link we sent to {}.",
+            route.me.user.email
+        )));
+    }
     let p = prepare(&route).await?;
     let key = format!("client:{}", p.client.id);
     // Counted whatever happens next: the check and the count are one step,

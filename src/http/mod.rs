@@ -16,6 +16,7 @@ mod client_lists;
 mod client_photo;
 mod client_route;
 mod clients;
+mod confirm_email;
 mod connection;
 pub mod error;
 mod follow_up;
@@ -58,6 +59,7 @@ pub fn service(state: AppState, assets: AssetSource, bench_peers: bool) -> Servi
         .push(Router::with_path("auth/me").get(auth::me))
         .push(Router::with_path("profile").put(profile::update))
         .push(Router::with_path("profile/password").put(profile::change_password))
+        .push(Router::with_path("profile/confirm-email").post(confirm_email::resend))
         .push(
             Router::with_path("profile/picture")
                 .get(profile::picture)
@@ -99,6 +101,7 @@ pub fn service(state: AppState, assets: AssetSource, bench_peers: bool) -> Servi
         .push(Router::with_path("auth/session").hoop(session::probe_user).get(auth::session_probe))
         .push(Router::with_path("auth/reset-password").post(reset::request))
         .push(Router::with_path("auth/reset-password/confirm").post(reset::confirm))
+        .push(Router::with_path("auth/confirm-email").post(confirm_email::confirm))
         .push(Router::with_path("install").get(install::info))
         .push(Router::with_path("install/qr.svg").get(install::qr))
         // Opened by its token, not a session: calendar apps send no cookie.

@@ -12,22 +12,32 @@ use crate::domain::image::{self, ImageError};
 use crate::domain::user::{NewPasswordInput, ProfileInput, User};
 
 /// `PUT /api/profile`: a changed email must be free and signs the user's
-/// other browsers out.
+/// other browsers out. Where the sign-up policy names domains, a new
+/// address must be in one of them and takes effect only when the link
+/// mailed to it is opened; the rest of the form is saved at once.
 #[handler]
 pub async fn update(req: &mut Request, depot: &mut Depot) -> AppResult<Json<User>> {
     let state = state(depot)?.clone();
     let me = signed_in(depot)?.clone();
     let changes = json::<ProfileInput>(req, SMALL).await?.parse().map_err(AppError::invalid)?;
+    let token = me.token;
+    if changes.email() == me.user.email.as_str() {
+        let user = me.run(&state.store, move |mine| mine.update_profile(changes, Some(&token))).await?;
+        return Ok(Json(User::from(&user)));
+    }
     // The admin's sign-up domains hold for a changed address too: an account
     // admitted for firm.example cannot move its address out of it.
-    if changes.email() != me.user.email.as_str() {
-        let policy = state.store.run(|s| s.signup_policy()).await?;
-        policy.admits_address(changes.email()).map_err(|refusal| {
-            AppError::invalid(vec![crate::domain::FieldError { field: "email".into(), message: refusal.message() }])
-        })?;
+    let policy = state.store.run(|s| s.signup_policy()).await?;
+    policy.admits_address(changes.email()).map_err(|refusal| {
+        AppError::invalid(vec![crate::domain::FieldError { field: "email".into(), message: refusal.message() }])
+    })?;
+    if policy.domains().is_empty() {
+        let user = me.run(&state.store, move |mine| mine.update_profile(changes, Some(&token))).await?;
+        return Ok(Json(User::from(&user)));
     }
-    let token = me.token;
-    let user = me.run(&state.store, move |mine| mine.update_profile(changes, Some(&token))).await?;
+    let asked = changes.email().to_owned();
+    let user = me.run(&state.store, move |mine| mine.update_profile_awaiting_email(changes)).await?;
+    super::confirm_email::send_link_later(&state, &user, asked);
     Ok(Json(User::from(&user)))
 }
 

@@ -62,9 +62,13 @@ pub async fn signup(req: &mut Request, depot: &mut Depot, res: &mut Response) ->
     })?;
     let hash = state.passwords.hash(new.password().to_owned()).await?;
     let now = now_ms();
+    // Where the policy names domains, the address must be shown to be the
+    // signer's own before it sends anything: a link goes to it. An
+    // invitation was mailed to its address by the admin, which shows it.
+    let unconfirmed = invitation.is_none() && !rules.domains().is_empty();
     let created = match invitation {
         Some(token) => state.store.run(move |s| s.create_invited_user(&token, new, hash, now)).await,
-        None => state.store.run(move |s| s.create_user(new, hash, now)).await,
+        None => state.store.run(move |s| s.create_user(new, hash, now, unconfirmed)).await,
     };
     let user = match created {
         Err(e @ StoreError::EmailTaken) => return Err(e.into()),
@@ -72,6 +76,9 @@ pub async fn signup(req: &mut Request, depot: &mut Depot, res: &mut Response) ->
         other => other?,
     };
     attempt.succeeded();
+    if unconfirmed {
+        super::confirm_email::send_link_later(&state, &user, user.email.clone());
+    }
     // Left unmarked, the attempt counts: the account was made.
     drop(made);
     res.status_code(StatusCode::CREATED);

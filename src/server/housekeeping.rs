@@ -25,6 +25,7 @@ pub(super) fn start(state: AppState, outbox: PathBuf) -> tokio::task::JoinHandle
             let swept = state.store.run(move |s| {
                 let now = now_ms();
                 s.sweep_reset_tokens(now)?;
+                s.sweep_email_confirmations(now)?;
                 s.sweep_invitations(now)?;
                 s.sweep_admin_sessions(now)?;
                 let sessions = s.sweep_sessions(now)?;

@@ -106,6 +106,7 @@ fn copy_database(from: &ReadTransaction, path: &Path) -> StoreResult<()> {
     copy(from, &to, CALENDAR_FEEDS)?;
     copy(from, &to, CALENDAR_FEED_OF_USER)?;
     copy(from, &to, TRANSCRIPTS)?;
+    copy(from, &to, EMAIL_CONFIRMATIONS)?;
     to.commit()?;
     drop(out);
     std::fs::rename(&partial, path)

@@ -7,7 +7,7 @@ use super::StoreResult;
 pub(super) const META: TableDefinition<&str, u64> = TableDefinition::new("meta");
 
 /// The schema this build writes. Bump it together with a step in `migrate`.
-pub const SCHEMA_VERSION: u64 = 10;
+pub const SCHEMA_VERSION: u64 = 11;
 
 const SCHEMA_KEY: &str = "schema_version";
 

@@ -17,6 +17,7 @@ const STEPS: [fn(&WriteTransaction) -> StoreResult<()>; SCHEMA_VERSION as usize]
     create_calendar_feed_tables,
     create_transcripts_table,
     blobs_as_files,
+    create_email_confirmations_table,
 ];
 
 pub(super) fn run(db: &Database) -> StoreResult<()> {
@@ -118,5 +119,11 @@ fn create_transcripts_table(tx: &WriteTransaction) -> StoreResult<()> {
 /// one at a time. The version keeps older builds, which would look for the
 /// bytes inside, from opening the file.
 fn blobs_as_files(_: &WriteTransaction) -> StoreResult<()> {
+    Ok(())
+}
+
+/// Version 11: links that confirm an address, for sign-up by domain.
+fn create_email_confirmations_table(tx: &WriteTransaction) -> StoreResult<()> {
+    tx.open_table(super::tables::EMAIL_CONFIRMATIONS)?;
     Ok(())
 }

@@ -13,6 +13,7 @@ mod calendar_feeds;
 mod changes;
 mod clients;
 mod codec;
+mod confirmations;
 mod insights;
 mod jobs;
 mod maintenance;

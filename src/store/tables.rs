@@ -15,6 +15,8 @@ pub(super) const SESSIONS_BY_USER: MultimapTableDefinition<u64, &[u8]> =
     MultimapTableDefinition::new("sessions_by_user");
 /// hash of a password-reset token → reset record.
 pub(super) const RESET_TOKENS: TableDefinition<&[u8], &[u8]> = TableDefinition::new("reset_tokens");
+/// hash of an address-confirmation token → the account and the address it confirms.
+pub(super) const EMAIL_CONFIRMATIONS: TableDefinition<&[u8], &[u8]> = TableDefinition::new("email_confirmations");
 /// id → a log line of every email sent or written to the outbox.
 pub(super) const OUTBOX: TableDefinition<u64, &[u8]> = TableDefinition::new("outbox");
 /// blob id → what the blob is (type, size, checksum, chunk count).

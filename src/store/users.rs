@@ -8,16 +8,28 @@ use super::codec::decode;
 use super::records::{end_credentials, get_user, put_user, set_password_in};
 use super::tables::{USERS, USERS_BY_EMAIL};
 use super::views::{AdminView, OwnerView, WorkerView};
-use super::{Store, StoreError, StoreResult, clients, meta};
+use super::{Store, StoreError, StoreResult, clients, confirmations, meta};
 use crate::domain::ids::{TokenHash, UserId};
 use crate::domain::job::JobRecord;
 use crate::domain::user::{NewUser, ProfileUpdate, UserRecord};
 
 impl Store {
     /// Adds an account; `EmailTaken` when the email has one already.
-    pub fn create_user(&self, new: NewUser, password_hash: String, now: i64) -> StoreResult<UserRecord> {
+    /// Adds an account; `unconfirmed` when its address waits for the link
+    /// that confirms it (sign-up by domain).
+    pub fn create_user(
+        &self,
+        new: NewUser,
+        password_hash: String,
+        now: i64,
+        unconfirmed: bool,
+    ) -> StoreResult<UserRecord> {
         let tx = self.write()?;
-        let record = insert_user(&tx, new, password_hash, now)?;
+        let mut record = insert_user(&tx, new, password_hash, now)?;
+        if unconfirmed {
+            record.email_unconfirmed = true;
+            put_user(&tx, &record)?;
+        }
         tx.commit()?;
         Ok(record)
     }
@@ -119,6 +131,7 @@ impl AdminView<'_> {
             delete_blob(&tx, avatar)?;
         }
         end_credentials(&tx, id, None)?;
+        confirmations::delete_confirmations_of(&tx, id)?;
         tx.open_table(USERS_BY_EMAIL)?.remove(user.email.as_str())?;
         tx.open_table(USERS)?.remove(id.key())?;
         tx.commit()?;
@@ -149,16 +162,31 @@ fn apply_profile(
     keep: Option<&TokenHash>,
 ) -> StoreResult<UserRecord> {
     if update.email() != user.email {
-        let mut by_email = tx.open_table(USERS_BY_EMAIL)?;
-        if by_email.get(update.email())?.is_some() {
-            return Err(StoreError::EmailTaken);
-        }
-        by_email.remove(user.email.as_str())?;
-        by_email.insert(update.email(), user.id.key())?;
-        drop(by_email);
-        end_credentials(tx, user.id, keep)?;
+        user = move_email(tx, user, update.email(), keep)?;
     }
     update.apply_to(&mut user);
     put_user(tx, &user)?;
+    Ok(user)
+}
+
+/// Gives `user` the address `email` in the index (`EmailTaken` when another
+/// account has it) and signs them out everywhere but `keep`: whoever held
+/// the old address's mailbox loses the sessions it may have opened.
+pub(super) fn move_email(
+    tx: &WriteTransaction,
+    mut user: UserRecord,
+    email: &str,
+    keep: Option<&TokenHash>,
+) -> StoreResult<UserRecord> {
+    let mut by_email = tx.open_table(USERS_BY_EMAIL)?;
+    if by_email.get(email)?.is_some() {
+        return Err(StoreError::EmailTaken);
+    }
+    by_email.remove(user.email.as_str())?;
+    by_email.insert(email, user.id.key())?;
+    drop(by_email);
+    end_credentials(tx, user.id, keep)?;
+    confirmations::delete_confirmations_of(tx, user.id)?;
+    user.email = email.to_owned();
     Ok(user)
 }

@@ -19,7 +19,7 @@ pub fn admin_browser(base: &str, username: &str) -> Browser {
     sign_in_admin(Browser::new(base), username)
 }
 
-const ADMIN_ROUTES: [(&str, &str); 17] = [
+const ADMIN_ROUTES: [(&str, &str); 18] = [
     ("GET", "/api/admin/users/1/picture"),
     ("GET", "/api/admin/session"),
     ("GET", "/api/admin/users"),
@@ -37,6 +37,7 @@ const ADMIN_ROUTES: [(&str, &str); 17] = [
     ("GET", "/api/admin/insights"),
     ("GET", "/api/admin/storage"),
     ("PUT", "/api/admin/storage"),
+    ("GET", "/api/admin/outbox"),
 ];
 
 #[test]

@@ -14,6 +14,7 @@ mod bench_peers;
 mod card_queue;
 mod cards;
 mod clients;
+mod confirm_email;
 mod crash;
 mod first_run;
 mod follow_up;

@@ -9,6 +9,10 @@ export interface User {
   linkedinUrl: string | null;
   profileImageUrl: string | null;
   createdAt: string;
+  /** False until the address is confirmed where the sign-up policy asks for it (absent from older servers). */
+  emailConfirmed?: boolean;
+  /** A new address waiting for the link mailed to it. */
+  pendingEmail?: string | null;
 }
 
 /** Where the server's transcription and summary of a client's recording stands. */

@@ -13,6 +13,7 @@ import { ClientsPanel } from "./admin/ClientsPanel.tsx";
 import { createDashboard, type AdminClient, type AdminUser, type RecordKind } from "./admin/dashboard-store.ts";
 import { EditDialog, type EditField } from "./admin/EditDialog.tsx";
 import { InsightsPanel } from "./admin/InsightsPanel.tsx";
+import { OutboxPanel } from "./admin/OutboxPanel.tsx";
 import { SignupPanel } from "./admin/SignupPanel.tsx";
 import { StoragePanel } from "./admin/StoragePanel.tsx";
 import { TemplatePanel } from "./admin/TemplatePanel.tsx";
@@ -202,7 +203,12 @@ export default function AdminDashboard() {
             {
               value: "signup",
               label: "Sign-up",
-              panel: <SignupPanel active={tab === "signup"} onSessionLost={sessionLost} />,
+              panel: (
+                <>
+                  <SignupPanel active={tab === "signup"} onSessionLost={sessionLost} />
+                  <OutboxPanel active={tab === "signup"} onSessionLost={sessionLost} />
+                </>
+              ),
             },
             {
               value: "insights",

@@ -7,6 +7,7 @@
 mod clients;
 mod insights;
 mod login;
+mod outbox;
 mod signup;
 mod storage;
 mod template;
@@ -65,6 +66,7 @@ pub fn router() -> Router {
                 .push(Router::with_path("users/{id}/picture").get(users::picture))
                 .push(Router::with_path("clients").get(clients::list))
                 .push(Router::with_path("insights").get(insights::read))
+                .push(Router::with_path("outbox").get(outbox::list))
                 .push(Router::with_path("clients/{id}").put(clients::update).delete(clients::delete))
                 .push(Router::with_path("email-template").get(template::read).put(template::update))
                 .push(Router::with_path("signup-policy").get(signup::read).put(signup::update))

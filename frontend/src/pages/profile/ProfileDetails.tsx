@@ -39,7 +39,15 @@ export function ProfileDetails({ user }: { user: User }) {
       });
       setUser(saved);
       form.reset(valuesOf(saved));
-      toast({ title: "Profile updated" });
+      const asked = values.email.trim().toLowerCase();
+      if (saved.pendingEmail && saved.pendingEmail === asked && saved.email !== asked) {
+        toast({
+          title: "Profile updated",
+          description: `We sent a link to ${saved.pendingEmail}. Your email changes when you open it.`,
+        });
+      } else {
+        toast({ title: "Profile updated" });
+      }
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) {
         authRequired(navigate);
