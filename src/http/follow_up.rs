@@ -8,6 +8,7 @@ use serde::Serialize;
 use super::client_route::ClientRoute;
 use super::error::{AppError, AppResult};
 use crate::clock::now_ms;
+use crate::domain::action_item::ActionItem;
 use crate::domain::client::ClientRecord;
 use crate::domain::text::is_email;
 use crate::mail::render::{FollowUp, Rendered};
@@ -27,7 +28,9 @@ struct Prepared {
 /// Loads the signed-in user's client and renders the follow-up.
 async fn prepare(route: &ClientRoute) -> AppResult<Prepared> {
     let me = &route.me;
-    let (client, template) = route.run(|mine, id| Ok((mine.client(id)?, mine.template()?))).await?;
+    let (client, template) = route.run(|mine, id| Ok((mine.client_with_job(id)?.0, mine.template()?))).await?;
+    let items: Vec<ActionItem> = client.items.iter().map(|i| i.item.clone()).collect();
+    let client = client.record;
     let summary = client.summary.clone().filter(|s| !s.trim().is_empty());
     let Some(summary) = summary.filter(|_| is_email(&client.email)) else {
         return Err(AppError::bad_request("Cannot send email: Client email or summary is missing"));
@@ -40,6 +43,7 @@ async fn prepare(route: &ClientRoute) -> AppResult<Prepared> {
         user_name: &user_name,
         summary: &summary,
         next_steps: &next_steps,
+        items: &items,
     }
     .render();
     let mail = Outgoing {

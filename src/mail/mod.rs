@@ -3,6 +3,7 @@
 
 pub mod render;
 mod sender;
+pub mod steps;
 mod subject;
 mod transport;
 

@@ -4,6 +4,8 @@
 //! Every value that comes from a user or from the model is HTML-escaped; the
 //! text part carries the same content unescaped.
 
+use super::steps::{StepGroup, grouped};
+use crate::domain::action_item::ActionItem;
 use crate::domain::template::{CLIENT_NAME, EmailTemplate, USER_NAME};
 
 /// What goes into one follow-up email.
@@ -14,6 +16,9 @@ pub struct FollowUp<'a> {
     pub summary: &'a str,
     /// One step per line; blank lines are skipped.
     pub next_steps: &'a str,
+    /// The same steps as items, when the client has them: listed by owner
+    /// where the meeting names owners (see [`super::steps`]).
+    pub items: &'a [ActionItem],
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -49,12 +54,16 @@ impl FollowUp<'_> {
             .join(self.client_name)
     }
 
-    fn steps(&self) -> Vec<String> {
-        self.next_steps
-            .lines()
-            .map(|l| l.trim().trim_start_matches(['-', '*', '•']).trim().to_owned())
-            .filter(|l| !l.is_empty())
-            .collect()
+    fn steps(&self) -> Vec<StepGroup> {
+        grouped(self.items).unwrap_or_else(|| {
+            let lines = self
+                .next_steps
+                .lines()
+                .map(|l| l.trim().trim_start_matches(['-', '*', '•']).trim().to_owned())
+                .filter(|l| !l.is_empty())
+                .collect();
+            vec![StepGroup { heading: None, lines }]
+        })
     }
 
     pub fn render(&self) -> Rendered {
@@ -67,16 +76,22 @@ impl FollowUp<'_> {
         let steps = self.steps();
         let subject = self.fill(&t.email_title).replace(['\r', '\n'], " ");
 
-        let mut text = format!("{first}\n\nMeeting Summary\n\n{}\n\nNext Steps\n\n", self.summary.trim());
-        for step in &steps {
-            text.push_str(&format!("- {step}\n"));
+        let mut text = format!("{first}\n\nMeeting Summary\n\n{}\n\nNext Steps\n", self.summary.trim());
+        for group in &steps {
+            text.push('\n');
+            if let Some(heading) = group.heading {
+                text.push_str(&format!("{heading}\n"));
+            }
+            for line in &group.lines {
+                text.push_str(&format!("- {line}\n"));
+            }
         }
         text.push_str(&format!("\n{second}\n\n{third}\n"));
 
         Rendered { html: self.html(&subject, &first, &second, &third, &steps), subject, text }
     }
 
-    fn html(&self, subject: &str, first: &str, second: &str, third: &str, steps: &[String]) -> String {
+    fn html(&self, subject: &str, first: &str, second: &str, third: &str, steps: &[StepGroup]) -> String {
         // Table-free, inline-styled and narrow: what Gmail, Outlook and
         // Apple Mail render alike, on a phone too.
         const P: &str = "margin:0 0 16px 0;font-size:16px;line-height:1.5;color:#1f2933";
@@ -87,15 +102,26 @@ impl FollowUp<'_> {
                 .map(|p| format!("<p style=\"{P}\">{}</p>", escape_html(p.trim()).replace('\n', "<br>")))
                 .collect::<String>()
         };
-        let list: String =
-            steps.iter().map(|s| format!("<li style=\"margin:0 0 8px 0\">{}</li>", escape_html(s))).collect();
+        const H3: &str = "margin:16px 0 8px 0;font-size:16px;line-height:1.3;color:#102a43";
+        let list: String = steps
+            .iter()
+            .map(|group| {
+                let heading = group.heading.map(|h| format!("<h3 style=\"{H3}\">{h}</h3>")).unwrap_or_default();
+                let items: String = group
+                    .lines
+                    .iter()
+                    .map(|s| format!("<li style=\"margin:0 0 8px 0\">{}</li>", escape_html(s)))
+                    .collect();
+                format!("{heading}<ul style=\"{P};padding-left:20px\">{items}</ul>")
+            })
+            .collect();
         format!(
             "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">\
              <meta name=\"viewport\" content=\"width=device-width,initial-scale=1\"><title>{title}</title></head>\
              <body style=\"margin:0;padding:0;background:#f5f7fa\">\
              <div style=\"max-width:600px;margin:0 auto;padding:24px 16px;background:#ffffff;font-family:Arial,Helvetica,sans-serif\">\
              {first}<h2 style=\"{H}\">Meeting Summary</h2>{summary}\
-             <h2 style=\"{H}\">Next Steps</h2><ul style=\"{P};padding-left:20px\">{list}</ul>\
+             <h2 style=\"{H}\">Next Steps</h2>{list}\
              {second}{third}</div></body></html>",
             title = escape_html(subject),
             first = paragraphs(first),
@@ -111,7 +137,7 @@ mod tests {
     use super::*;
 
     fn follow_up<'a>(template: &'a EmailTemplate, client: &'a str, summary: &'a str, steps: &'a str) -> FollowUp<'a> {
-        FollowUp { template, client_name: client, user_name: "Ana Lopez", summary, next_steps: steps }
+        FollowUp { template, client_name: client, user_name: "Ana Lopez", summary, next_steps: steps, items: &[] }
     }
 
     #[test]
@@ -142,6 +168,30 @@ mod tests {
         assert!(r.text.contains("<script>alert('s')</script>"));
         assert!(r.text.contains(name));
         assert!(r.text.contains("- <b>bold</b> step"));
+    }
+
+    #[test]
+    fn steps_with_owners_are_listed_under_who_does_them_in_both_parts() {
+        use crate::domain::action_item::Who;
+        let t = EmailTemplate::default();
+        let items = [
+            ActionItem { who: Who::Client, action: "Send the <b>floor plan</b>".into(), due_text: None, due_date: None },
+            ActionItem {
+                who: Who::Me,
+                action: "Send the quote".into(),
+                due_text: Some("by Friday".into()),
+                due_date: Some(time::macros::date!(2026 - 03 - 06)),
+            },
+        ];
+        let r = FollowUp { items: &items, ..follow_up(&t, "Jane", "s", "You will send the floor plan.") }.render();
+        assert!(
+            r.text.contains("Next Steps\n\nFrom us\n- Send the quote — by Friday 6 March\n\nFrom you\n- Send the <b>floor plan</b>\n"),
+            "{}",
+            r.text
+        );
+        assert!(r.html.contains(">From us</h3><ul"), "{}", r.html);
+        assert!(r.html.contains("Send the &lt;b&gt;floor plan&lt;/b&gt;"), "{}", r.html);
+        assert!(!r.html.contains("<b>"));
     }
 
     #[test]
@@ -187,6 +237,8 @@ mod properties {
         "</div>",
         "<h2 ",
         "</h2>",
+        "<h3 ",
+        "</h3>",
         "<p ",
         "</p>",
         "<ul ",
@@ -247,7 +299,7 @@ mod properties {
                 second_content_section: second,
                 third_content_section: third,
             };
-            let r = FollowUp { template: &template, client_name: &client, user_name: &user, summary: &summary, next_steps: &next_steps }.render();
+            let r = FollowUp { template: &template, client_name: &client, user_name: &user, summary: &summary, next_steps: &next_steps, items: &[] }.render();
 
             prop_assert!(!r.subject.contains(['\r', '\n']), "{:?}", r.subject);
             prop_assert!(!r.html.contains(PROBE));
@@ -273,7 +325,7 @@ mod properties {
             user in "([a-zA-Z ]{1,8}|\\[user name\\]|\\[client name\\]){1,3}",
         ) {
             let template = EmailTemplate::default();
-            let r = FollowUp { template: &template, client_name: &client, user_name: &user, summary: "s", next_steps: "n" }.render();
+            let r = FollowUp { template: &template, client_name: &client, user_name: &user, summary: "s", next_steps: "n", items: &[] }.render();
             prop_assert_eq!(r.subject, format!("Meeting Summary - {client}"));
             let dear = format!("Dear {client},");
             let meet = format!("meet with {user} today");
