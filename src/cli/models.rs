@@ -10,8 +10,8 @@ use crate::models::catalog::Catalog;
 use crate::models::download::Downloader;
 use crate::models::install::{self, Outcome};
 use crate::models::list::{self, Known};
-use crate::models::profile::Profile;
-use crate::models::{ModelsDir, import, megabytes};
+use crate::models::profile::{Machine, Profile};
+use crate::models::{Kind, ModelsDir, import, megabytes};
 
 #[derive(Debug, Args)]
 pub struct ModelsArgs {
@@ -51,7 +51,8 @@ struct InstallArgs {
     #[arg(required_unless_present = "recommended", conflicts_with = "recommended")]
     name: Option<String>,
     /// Install what suits this machine: on a Raspberry Pi or a box with fewer than 4 cores Vosk,
-    /// otherwise the larger Whisper; on both the summariser's embedding model.
+    /// otherwise the larger Whisper; on both the summariser's embedding model, and with 4 GB of
+    /// memory or more the instruct LLM.
     #[arg(long)]
     recommended: bool,
     /// The kind of machine --recommended installs for [default: guessed from this machine]
@@ -111,10 +112,14 @@ fn install_all(models: &ModelsDir, catalog: &Catalog, args: InstallArgs) -> anyh
     let entries = match &args.name {
         Some(name) => vec![catalog.pick(name)?],
         None => {
-            let profile = args.profile.unwrap_or_else(Profile::of_this_machine);
+            let machine = Machine::this();
+            let profile = args.profile.unwrap_or_else(|| machine.profile());
             let how = if args.profile.is_some() { "as asked" } else { "guessed; --profile pi|laptop overrides it" };
+            println!("this machine: {}", machine.reasons());
             println!("recommended for a {profile} ({how}):");
-            catalog.recommended(profile)
+            // The LLM by memory, whatever the profile says of the cores.
+            let runs_llm = machine.runs_llm();
+            catalog.recommended(profile).into_iter().filter(|e| runs_llm || e.to.kind != Kind::Llm).collect()
         }
     };
     let mut total = 0;

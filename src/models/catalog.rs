@@ -306,12 +306,13 @@ mod tests {
     }
 
     #[test]
-    fn a_laptop_gets_the_larger_whisper_and_a_pi_gets_vosk_and_both_the_embedding_model() {
+    fn a_laptop_gets_the_larger_whisper_and_a_pi_gets_vosk_and_both_the_embedding_model_and_the_llm() {
         let catalog = Catalog::load(None).unwrap();
         let names = |profile| catalog.recommended(profile).iter().map(|e| e.name.clone()).collect::<Vec<_>>();
-        assert_eq!(names(Profile::Laptop), ["whisper-base.en", "all-minilm-l6-v2"]);
+        assert_eq!(names(Profile::Laptop), ["whisper-base.en", "all-minilm-l6-v2", "qwen2.5-coder-1.5b-instruct"]);
         let pi = names(Profile::Pi);
-        assert!(pi.ends_with(&["vosk-small-en-us".to_owned(), "all-minilm-l6-v2".to_owned()]), "{pi:?}");
+        let tail = ["vosk-small-en-us", "all-minilm-l6-v2", "qwen2.5-coder-1.5b-instruct"].map(str::to_owned);
+        assert!(pi.ends_with(&tail), "{pi:?}");
         let libvosk_here = usize::from(matches!(std::env::consts::ARCH, "x86_64" | "aarch64"));
         assert_eq!(pi.iter().filter(|n| *n == "libvosk").count(), libvosk_here, "{pi:?}");
     }

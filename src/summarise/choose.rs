@@ -1,6 +1,7 @@
-//! Which summariser runs: `auto` takes the extractive one with sentence
-//! embeddings when their model is installed, else without (no model, never
-//! empty); `llm` only when asked for, rewriting what `auto` finds. An
+//! Which summariser runs: `auto` takes the instruct LLM when one is
+//! installed and the machine has the memory for it (see
+//! [`Machine::runs_llm`]), else the extractive one with sentence embeddings
+//! when their model is installed, else without (no model, never empty). An
 //! explicit choice whose model is missing is an error that names the fix.
 
 use std::path::PathBuf;
@@ -9,6 +10,7 @@ use super::extractive::Extractive;
 use super::llm::LlmSummariser;
 use super::{EngineError, Summariser};
 use crate::models::ModelsDir;
+use crate::models::profile::Machine;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -69,9 +71,20 @@ impl SummariserStatus {
         Self { embedding: models.embedding_model(), llm: models.llm_model() }
     }
 
-    /// The summariser `auto` runs.
+    /// The summariser `auto` runs on this machine.
     pub fn auto(&self) -> SummariserChoice {
-        if self.embedding.is_some() { SummariserChoice::Embedding } else { SummariserChoice::Lexical }
+        self.auto_on(&Machine::this())
+    }
+
+    /// The summariser `auto` runs on `machine`.
+    pub fn auto_on(&self, machine: &Machine) -> SummariserChoice {
+        if self.llm.is_some() && machine.runs_llm() {
+            SummariserChoice::Llm
+        } else if self.embedding.is_some() {
+            SummariserChoice::Embedding
+        } else {
+            SummariserChoice::Lexical
+        }
     }
 
     /// One line per missing model: what it would add and how to install it.
@@ -100,7 +113,16 @@ pub fn load(
 ) -> Result<Box<dyn Summariser>, EngineError> {
     let status = SummariserStatus::of(models);
     match choice {
-        SummariserChoice::Auto => Ok(auto(models).1),
+        SummariserChoice::Auto => match (status.auto(), status.llm) {
+            (SummariserChoice::Llm, Some(dir)) => match LlmSummariser::load(&dir, auto(models).1, options) {
+                Ok(llm) => Ok(Box::new(llm)),
+                Err(e) => {
+                    tracing::warn!("{e}; summarising without the LLM instead");
+                    Ok(auto(models).1)
+                }
+            },
+            _ => Ok(auto(models).1),
+        },
         SummariserChoice::Embedding => {
             let dir =
                 status.embedding.ok_or_else(|| EngineError::Missing(format!("{NO_EMBEDDING}: {EMBEDDING_FIX}")))?;
@@ -114,9 +136,10 @@ pub fn load(
     }
 }
 
-/// What `auto` runs, and which one that is: the extractive summariser,
-/// with embeddings when their model is installed. A damaged embedding
-/// model does not stop summaries: word statistics stand in, with a warning.
+/// The extractive summariser `auto` runs without an LLM, and which one
+/// that is: with embeddings when their model is installed. A damaged
+/// embedding model does not stop summaries: word statistics stand in, with
+/// a warning.
 fn auto(models: &ModelsDir) -> (SummariserChoice, Box<dyn Summariser>) {
     if let Some(dir) = models.embedding_model() {
         match Extractive::with_embeddings(&dir) {

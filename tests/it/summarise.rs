@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use debrief::domain::action_item::Who;
 use debrief::models::ModelsDir;
+use debrief::models::profile::Machine;
 use debrief::summarise::llm::ground::Vocabulary;
 use debrief::summarise::llm::parse_answer;
 use debrief::summarise::{
@@ -429,7 +430,10 @@ fn the_doctor_status_says_what_auto_uses_and_what_is_missing() {
 
     let all = Models::empty().with_embedding().with_llm();
     let status = SummariserStatus::of(&all.dir());
-    assert_eq!(status.auto(), SummariserChoice::Embedding);
+    let laptop = Machine { cores: 2, memory_mb: 16 * 1024, raspberry_pi: false };
+    let small_pi = Machine { cores: 4, memory_mb: 2 * 1024, raspberry_pi: true };
+    assert_eq!(status.auto_on(&laptop), SummariserChoice::Llm, "the LLM where memory allows");
+    assert_eq!(status.auto_on(&small_pi), SummariserChoice::Embedding, "not on a 2 GB Pi");
     assert!(status.llm.as_deref().is_some_and(|p| p.ends_with("llm/smollm2-135m-instruct")), "{status:?}");
     assert_eq!(status.missing(), Vec::<String>::new());
 }
