@@ -10,36 +10,43 @@ given as a user's recording would give them.
 - summary facts: the expected key facts held by the first 200 words of the
   summary.
 
-The default summariser and the small LLM each get both rows. The default
-scores every meeting in every pass: the whole set costs it under a minute
-of CPU, and a quick pass (CI) then holds it to the same bar as a full run,
-on the same meetings. The LLM, at about half a minute of CPU a meeting,
-scores only the shortest of the meetings listed in quick.txt in a quick
-pass (the 30-minute meeting's row runs it too), where it must find at
-least the items and keep at least the key facts the default does on the
-same meeting (a meeting's own ratios say little); in a full run it scores
-all of them and holds the set's budgets too. The figures do not vary from
-run to run."""
+Every row prints the held-out part (held-out.txt: meetings nobody tunes
+on) and the tuning part side by side; the held-out figure is the one
+judged. The default summariser and the instruct LLM (Qwen2.5-Coder-1.5B,
+Q4_K_M) each get both rows. The default scores every meeting in every
+pass: the whole set costs it under a minute of CPU, and a quick pass (CI)
+holds it to the same bar as a full run, on the same meetings. The LLM, at
+one to two minutes of CPU a meeting, scores only the shortest held-out
+meeting in a quick pass, where it must find at least the items and keep at
+least the key facts the default does on that meeting (a meeting's own
+ratios say little); in a full run it scores all of them and holds the
+set's budgets too. The figures do not vary from run to run."""
 
 import os
 
 import devset
 from lib import Row, import_models, summarise_batch
 
-SUMMARISERS = {"embedding": "embedding", "llm": "small LLM"}
+SUMMARISERS = {"embedding": "embedding", "llm": "instruct LLM"}
 ROWS = [f"{row}, dev set, {label}" for label in SUMMARISERS.values() for row in ("next steps", "summary facts")]
-MODELS = ["all-minilm-l6-v2", "smollm2"]
-RECALL, PRECISION, DATES, COVERAGE = 0.85, 0.75, 1.0, 0.8
+MODELS = ["all-minilm-l6-v2", "qwen-coder-1.5b"]
+# Judged on the held-out part (held-out.txt): the path without an LLM, and
+# the LLM. The path without one must also score within GAP of the tuning
+# part: a wider gap is rules learned from the set, not from meetings.
+BUDGET = {"embedding": {"recall": 0.80, "precision": 0.75, "coverage": 0.80},
+          "llm": {"recall": 0.85, "precision": 0.80, "coverage": 0.85}}
+GAP = 0.05
+DATES = 1.0
 LLM_QUICK = 1
 
 
 def chosen(ctx, summariser):
     """The meetings a pass scores: all of them, but for the LLM in a quick
-    pass, the shortest few of the quick subset."""
+    pass the shortest held-out one (both forms, about three minutes on 2
+    cores), so that even the quick pass prints a held-out figure."""
     if not ctx.quick or summariser != "llm":
         return devset.load()
-    quick = devset.load(devset.quick_subset())
-    return sorted(quick, key=lambda m: len(m.text("whisper").split()))[:LLM_QUICK]
+    return sorted(devset.load(devset.held_out()), key=lambda m: len(m.text("whisper").split()))[:LLM_QUICK]
 
 
 def answers(ctx, meetings, models_dir, summariser):
@@ -62,6 +69,13 @@ def scores(meetings, answered):
     return steps, facts
 
 
+def parts(scored):
+    """The totals of the held-out part and of the tuning part."""
+    held = set(devset.held_out())
+    pick = lambda keep: devset.totals([s for (name, _), s in scored.items() if keep(name in held)])  # noqa: E731
+    return pick(lambda h: h), pick(lambda h: not h)
+
+
 def by_form(scored):
     return {form: devset.totals([s for (_, f), s in scored.items() if f == form]) for form in devset.FORMS}
 
@@ -70,47 +84,60 @@ def ratio(x):
     return "—" if x is None else f"{x:.2f}"
 
 
+def steps_text(t):
+    return (f"R {ratio(t.get('recall'))} P {ratio(t.get('precision'))} ({t.get('matched', 0)}/{t.get('items', 0)} items, "
+            f"{t.get('steps', 0)} steps, due dates {t.get('datesRight', 0)}/{t.get('datedMatched', 0)}, "
+            f"who {ratio(t.get('who'))})")
+
+
 def steps_row(summariser, meetings, steps, cpu, baseline=None, sample=False):
-    """`baseline`: the default's matched items on the same meetings, which
-    the LLM must reach. On a `sample` of a meeting or two the set's ratios
-    mean little, so it holds only that."""
-    total = devset.totals(list(steps.values()))
-    forms = by_form(steps)
-    dates = total.get("datesResolved") or 0.0
-    holds = (total["recall"] or 0) >= RECALL and (total["precision"] or 0) >= PRECISION and dates >= DATES
-    budget = f"R ≥ {RECALL}, P ≥ {PRECISION}, due dates {DATES:.0%}"
+    """Held-out and tuning figures side by side; the held-out one is judged.
+    `baseline`: the default's matched items on the same meetings, which the
+    LLM must reach; on a `sample` of a meeting or two only that is held."""
+    held, tuning = parts(steps)
+    budget = BUDGET[summariser]
+    dates = held.get("datesResolved") or 0.0
+    holds = ((held.get("recall") or 0) >= budget["recall"] and (held.get("precision") or 0) >= budget["precision"]
+             and dates >= DATES)
+    text = f"R ≥ {budget['recall']}, P ≥ {budget['precision']}, due dates {DATES:.0%} (held-out)"
+    if summariser == "embedding":
+        gap = max(abs((held.get(k) or 0) - (tuning.get(k) or 0)) for k in ("recall", "precision"))
+        holds = holds and gap <= GAP
+        text += f", within {GAP} of tuning"
     if baseline is not None:
-        budget = f"≥ {baseline} items (embedding)" if sample else f"{budget}, ≥ {baseline} items (embedding)"
+        total = devset.totals(list(steps.values()))
+        text = f"≥ {baseline} items (embedding)" if sample else f"{text}, ≥ {baseline} items (embedding)"
         holds = (sample or holds) and total["matched"] >= baseline
+    forms = by_form(steps)
     per_form = ", ".join(f"{form} R {ratio(t['recall'])} P {ratio(t['precision'])}" for form, t in forms.items())
-    who = f", who {ratio(total.get('who'))}" if total.get("whoJudged") else ""
     return Row(
         f"next steps, dev set, {SUMMARISERS[summariser]}",
-        f"R {ratio(total['recall'])} P {ratio(total['precision'])} ({total['matched']}/{total['items']} items, "
-        f"{total['steps']} steps), due dates {total['datesRight']}/{total['datedMatched']}; {per_form}{who}; "
+        f"held-out {steps_text(held)}; tuning {steps_text(tuning)}; all forms: {per_form}; "
         f"{len(meetings)} meetings × 2 forms, CPU {cpu:.0f} s",
-        budget, holds, quality=True,
-        values={"total": total, "forms": forms, "meetings": [m.name for m in meetings], "cpuS": cpu,
-                "perMeeting": {f"{name}/{form}": s for (name, form), s in steps.items()}},
+        text, holds, quality=True,
+        values={"heldOut": held, "tuning": tuning, "forms": forms, "meetings": [m.name for m in meetings],
+                "cpuS": cpu, "perMeeting": {f"{name}/{form}": s for (name, form), s in steps.items()}},
     )
 
 
 def facts_row(summariser, meetings, facts, baseline=None, sample=False):
     """`baseline`, `sample`: as for `steps_row`, in key facts held."""
-    total = devset.totals(list(facts.values()))
-    forms = by_form(facts)
-    per_form = ", ".join(f"{form} {ratio(t['coverage'])}" for form, t in forms.items())
-    holds = (total["coverage"] or 0) >= COVERAGE
-    budget = f"≥ {COVERAGE}"
+    held, tuning = parts(facts)
+    need = BUDGET[summariser]["coverage"]
+    holds = (held.get("coverage") or 0) >= need
+    budget = f"≥ {need} (held-out)"
     if sample:
         budget = f"≥ {baseline} facts (embedding)"
-        holds = total["held"] >= baseline
+        holds = devset.totals(list(facts.values()))["held"] >= baseline
+    forms = by_form(facts)
+    per_form = ", ".join(f"{form} {ratio(t['coverage'])}" for form, t in forms.items())
+    show = lambda t: f"{ratio(t.get('coverage'))} ({t.get('held', 0)}/{t.get('facts', 0)})"  # noqa: E731
     return Row(
         f"summary facts, dev set, {SUMMARISERS[summariser]}",
-        f"{ratio(total['coverage'])} of key facts ({total['held']}/{total['facts']}) in the first "
-        f"{devset.SUMMARY_WORDS} words; {per_form}; {len(meetings)} meetings × 2 forms",
+        f"held-out {show(held)}; tuning {show(tuning)} of key facts in the first {devset.SUMMARY_WORDS} words; "
+        f"all forms: {per_form}; {len(meetings)} meetings × 2 forms",
         budget, holds, quality=True,
-        values={"total": total, "forms": forms, "meetings": [m.name for m in meetings],
+        values={"heldOut": held, "tuning": tuning, "forms": forms, "meetings": [m.name for m in meetings],
                 "perMeeting": {f"{name}/{form}": s for (name, form), s in facts.items()}},
     )
 
