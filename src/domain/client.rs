@@ -41,6 +41,20 @@ pub struct ClientRecord {
     /// When the owner said they followed up another way, Unix milliseconds.
     #[serde(default)]
     pub followed_up_at: Option<i64>,
+    /// Who wrote the summary the last job saved; none before this was kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary_source: Option<SummarySource>,
+}
+
+/// Who wrote a summary: the instruct LLM (its paragraph passed the check
+/// that every number, name and date is in the transcript), or the
+/// extractive summariser (the meeting's own sentences).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SummarySource {
+    Llm,
+    #[default]
+    Extractive,
 }
 
 /// A client as its owner's browser sees it.
@@ -59,6 +73,8 @@ pub struct Client {
     pub recording: Option<RecordingView>,
     pub transcription: Option<String>,
     pub summary: Option<String>,
+    /// Who wrote the summary: `llm` or `extractive`.
+    pub summary_source: Option<SummarySource>,
     pub next_steps: Option<String>,
     /// The next steps as items (who, what, by when); `nextSteps` is their
     /// rendering, or the owner's text where they wrote one.
@@ -173,6 +189,7 @@ impl Client {
             }),
             transcription: r.transcription.clone(),
             summary: r.summary.clone(),
+            summary_source: r.summary_source,
             next_steps: r.next_steps.clone(),
             action_items: items.iter().map(ActionItemRecord::view).collect(),
             created_at: iso_time(r.created_at),
@@ -350,6 +367,7 @@ impl ClientRecord {
             created_at,
             emailed_at: None,
             followed_up_at: None,
+            summary_source: None,
         }
     }
 }

@@ -15,7 +15,7 @@ use super::transcripts::{corrected, put_transcript};
 use super::views::{AdminView, OwnerView, WorkerView};
 use super::{StoreError, StoreResult};
 use crate::domain::action_item::ActionItem;
-use crate::domain::client::{ClientRecord, ClientWithSteps, Recording};
+use crate::domain::client::{ClientRecord, ClientWithSteps, Recording, SummarySource};
 use crate::domain::ids::ClientId;
 use crate::domain::job::{JobRecord, JobState, MAX_ATTEMPTS, Stage};
 use crate::domain::transcript::TranscriptRecord;
@@ -237,12 +237,14 @@ impl WorkerView<'_> {
         &self,
         client: ClientId,
         summary: String,
+        source: SummarySource,
         items: Vec<ActionItem>,
         now: i64,
     ) -> StoreResult<Option<(ClientWithSteps, JobRecord)>> {
         let mut saved = None;
         let job = self.change_job(client, now, |job, tx| {
             let mut record = owned(tx, job.owner, client)?;
+            record.summary_source = (!summary.is_empty()).then_some(source);
             record.summary = (!summary.is_empty()).then_some(summary);
             let items = action_items::save_extracted(tx, &mut record, items)?;
             put_client(tx, &record)?;

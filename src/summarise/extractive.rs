@@ -14,7 +14,7 @@ use super::progress::Reporter;
 use super::salient::{salient, without_rituals};
 use super::summary::summary;
 use super::terms::TermVectors;
-use super::{EngineError, Progress, Summariser, SummariserChoice, Summary};
+use super::{EngineError, Progress, Summariser, SummariserChoice, Summary, SummarySource};
 use crate::domain::action_item::ActionItem;
 
 /// Past this many sentences (about 30 minutes of talk) a meeting is long:
@@ -62,7 +62,7 @@ impl Summariser for Extractive {
         };
         progress.done();
         let next_steps = action_items.iter().map(ActionItem::line).collect();
-        Ok(Summary { summary, next_steps, action_items })
+        Ok(Summary { summary, next_steps, action_items, summary_source: SummarySource::Extractive })
     }
 }
 

@@ -47,6 +47,7 @@ pub use choose::{SummariserChoice, SummariserOptions, SummariserStatus, load};
 pub use meeting::MeetingContext;
 
 use crate::domain::action_item::ActionItem;
+pub use crate::domain::client::SummarySource;
 
 /// What a summariser produces: a short summary, the action items, and
 /// their rendering as next-step lines (the spec's `nextSteps`).
@@ -54,6 +55,8 @@ use crate::domain::action_item::ActionItem;
 #[serde(rename_all = "camelCase")]
 pub struct Summary {
     pub summary: String,
+    /// Who wrote `summary`: the LLM, or the extractive summariser.
+    pub summary_source: SummarySource,
     pub next_steps: Vec<String>,
     pub action_items: Vec<ActionItem>,
 }

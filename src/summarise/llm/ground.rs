@@ -9,7 +9,7 @@ use std::collections::HashSet;
 
 use super::prompt;
 use crate::domain::action_item::ActionItem;
-use crate::summarise::Summary;
+use crate::summarise::{Summary, SummarySource};
 use crate::summarise::numbers;
 use crate::summarise::sentences;
 use crate::summarise::text::{is_stopword, words};
@@ -65,7 +65,8 @@ pub fn rewritten(extracted: &Summary, answer: &str, transcript: &str) -> Summary
     }
     let summary = rewrite_summary(&extracted.summary, &parsed.summary, &vocabulary);
     let next_steps = action_items.iter().map(ActionItem::line).collect();
-    Summary { summary, next_steps, action_items }
+    let summary_source = if summary == extracted.summary { extracted.summary_source } else { SummarySource::Llm };
+    Summary { summary, next_steps, action_items, summary_source }
 }
 
 /// The action of the unused step that keeps every content word of `item`
@@ -232,6 +233,7 @@ mod tests {
             summary: "It comes to fifteen thousand pounds.".into(),
             next_steps: items.iter().map(ActionItem::line).collect(),
             action_items: items,
+            summary_source: SummarySource::Extractive,
         }
     }
 

@@ -54,14 +54,20 @@ impl ChatFormat {
     /// where the assistant's answer begins (with [`ANSWER_START`]). The
     /// beginning-of-text token, if the model wants one, is the tokenizer's.
     pub fn render(self, user: &str) -> String {
+        self.turn(SYSTEM, user, ANSWER_START)
+    }
+
+    /// A conversation with `system` and one `user` message, the assistant's
+    /// answer begun with `start`.
+    pub fn turn(self, system: &str, user: &str, start: &str) -> String {
         match self {
             Self::ChatMl => format!(
-                "<|im_start|>system\n{SYSTEM}<|im_end|>\n<|im_start|>user\n{user}<|im_end|>\n<|im_start|>assistant\n{ANSWER_START}"
+                "<|im_start|>system\n{system}<|im_end|>\n<|im_start|>user\n{user}<|im_end|>\n<|im_start|>assistant\n{start}"
             ),
             Self::Llama3 => format!(
-                "<|start_header_id|>system<|end_header_id|>\n\n{SYSTEM}<|eot_id|><|start_header_id|>user<|end_header_id|>\n\n{user}<|eot_id|><|start_header_id|>assistant<|end_header_id|>\n\n{ANSWER_START}"
+                "<|start_header_id|>system<|end_header_id|>\n\n{system}<|eot_id|><|start_header_id|>user<|end_header_id|>\n\n{user}<|eot_id|><|start_header_id|>assistant<|end_header_id|>\n\n{start}"
             ),
-            Self::Zephyr => format!("<|system|>\n{SYSTEM}</s>\n<|user|>\n{user}</s>\n<|assistant|>\n{ANSWER_START}"),
+            Self::Zephyr => format!("<|system|>\n{system}</s>\n<|user|>\n{user}</s>\n<|assistant|>\n{start}"),
         }
     }
 }
@@ -106,7 +112,7 @@ pub fn parse(answer: &str) -> Result<Summary, String> {
     if words.len() >= 12 && distinct.len() * 3 < words.len() {
         return Err("the summary part repeats itself".into());
     }
-    Ok(Summary { summary: finished_sentences(&summary), next_steps: steps(steps_text), action_items: Vec::new() })
+    Ok(Summary { summary: finished_sentences(&summary), next_steps: steps(steps_text), ..Summary::default() })
 }
 
 /// Where the NEXT STEPS header after `from` in `lower` is, and its length.
