@@ -15,7 +15,7 @@ use crate::models::profile::Machine;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum SummariserChoice {
-    /// Sentence embeddings when installed, else lexical.
+    /// The LLM when installed and memory allows (4 GB), else embeddings when installed, else lexical.
     #[default]
     Auto,
     /// Extractive, with all-MiniLM-L6-v2 sentence embeddings.

@@ -31,6 +31,8 @@ pub struct Model {
     /// Positions the model can attend over (prompt and answer together).
     pub context: usize,
     device: Device,
+    /// The tokens read since the cache was cleared.
+    read: Vec<u32>,
 }
 
 impl Model {
@@ -56,7 +58,7 @@ impl Model {
         } else {
             build(&architecture, gguf, reader, &device, trained)?
         };
-        Ok(Self { weights, context, device })
+        Ok(Self { weights, context, device, read: Vec::new() })
     }
 
     /// The tokens that follow `prompt`, greedily, until a `stop` token or
@@ -66,7 +68,7 @@ impl Model {
         prompt: &[u32],
         max_new: usize,
         stop: &[u32],
-        mut on_token: impl FnMut(usize),
+        on_token: impl FnMut(usize),
     ) -> candle_core::Result<Vec<u32>> {
         if prompt.len() + max_new > self.context {
             candle_core::bail!(
@@ -75,28 +77,10 @@ impl Model {
                 self.context
             );
         }
-        self.clear();
         let started = Instant::now();
-        let mut logits = None;
-        for (i, piece) in prompt.chunks(PREFILL_TOKENS).enumerate() {
-            logits = Some(self.forward(piece, i * PREFILL_TOKENS)?);
-        }
-        let Some(mut logits) = logits else { candle_core::bail!("an empty prompt") };
+        let logits = self.read(prompt)?;
         let prompt_time = started.elapsed();
-        let mut recent: Vec<u32> = prompt[prompt.len().saturating_sub(REPEAT_WINDOW)..].to_vec();
-        let mut answer = Vec::new();
-        while answer.len() < max_new {
-            let next = greedy(&logits, &recent[recent.len().saturating_sub(REPEAT_WINDOW)..])?;
-            if stop.contains(&next) {
-                break;
-            }
-            answer.push(next);
-            recent.push(next);
-            on_token(answer.len());
-            if answer.len() < max_new {
-                logits = self.forward(&[next], prompt.len() + answer.len() - 1)?;
-            }
-        }
+        let answer = self.answer(logits, max_new, stop, on_token)?;
         // Reading the prompt and writing the answer cost differently: the
         // split tells which setting (context, tokens, threads) to change.
         tracing::debug!(
@@ -106,6 +90,51 @@ impl Model {
             answer_ms = (started.elapsed() - prompt_time).as_millis() as u64,
             "LLM call"
         );
+        Ok(answer)
+    }
+
+    /// Forgets what was read and reads `prompt`: the logits of the token
+    /// that would follow it.
+    pub fn read(&mut self, prompt: &[u32]) -> candle_core::Result<Tensor> {
+        self.clear();
+        self.extend(prompt)
+    }
+
+    /// Reads `tokens` after what was read so far: the logits of the next.
+    pub fn extend(&mut self, tokens: &[u32]) -> candle_core::Result<Tensor> {
+        if self.read.len() + tokens.len() > self.context {
+            candle_core::bail!("{} more tokens do not fit a context of {}", tokens.len(), self.context);
+        }
+        let mut logits = None;
+        for piece in tokens.chunks(PREFILL_TOKENS) {
+            logits = Some(self.forward(piece, self.read.len())?);
+            self.read.extend_from_slice(piece);
+        }
+        logits.ok_or_else(|| candle_core::Error::Msg("nothing to read".into()))
+    }
+
+    /// Writes on greedily from `logits` (those after what was read), until
+    /// a `stop` token or `max_new` tokens or the end of the context.
+    pub fn answer(
+        &mut self,
+        mut logits: Tensor,
+        max_new: usize,
+        stop: &[u32],
+        mut on_token: impl FnMut(usize),
+    ) -> candle_core::Result<Vec<u32>> {
+        let mut answer = Vec::new();
+        while answer.len() < max_new && self.read.len() < self.context {
+            let recent = &self.read[self.read.len().saturating_sub(REPEAT_WINDOW)..];
+            let next = greedy(&logits, recent)?;
+            if stop.contains(&next) {
+                break;
+            }
+            answer.push(next);
+            on_token(answer.len());
+            if answer.len() < max_new {
+                logits = self.extend(&[next])?;
+            }
+        }
         Ok(answer)
     }
 
@@ -119,6 +148,7 @@ impl Model {
     }
 
     fn clear(&mut self) {
+        self.read.clear();
         match &mut self.weights {
             Weights::Llama(m) => m.clear_kv_cache(),
             Weights::Qwen2(m) => m.clear_kv_cache(),
