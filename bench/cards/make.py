@@ -54,6 +54,12 @@ def deck():
         return json.load(f)["cards"]
 
 
+def held_out():
+    """The cards nobody tunes the field reader on (held-out.txt)."""
+    with open(os.path.join(HERE, "held-out.txt")) as f:
+        return [line.split("#")[0].strip() for line in f if line.split("#")[0].strip()]
+
+
 def digest():
     """The hash of what makes the pictures: this script and the deck."""
     h = hashlib.sha256()
