@@ -229,12 +229,69 @@ const PHONE_LABELS: &[&str] = &[
     "centralino",
 ];
 
-/// The number to call: a mobile before a direct line before a plain one,
-/// never a fax.
+/// Mobile numbers by their country's numbering plan, for numbers printed
+/// without a label: the calling code, the country's web domain, whether a
+/// national number starts with a trunk 0, and how mobile numbers start
+/// after the code.
+const MOBILE_PLANS: &[(&str, &str, bool, &[&str])] = &[
+    ("44", "uk", true, &["7"]),
+    ("353", "ie", true, &["8"]),
+    ("33", "fr", true, &["6", "7"]),
+    ("49", "de", true, &["15", "16", "17"]),
+    ("31", "nl", true, &["6"]),
+    ("32", "be", true, &["4"]),
+    ("41", "ch", true, &["7"]),
+    ("43", "at", true, &["6"]),
+    ("46", "se", true, &["7"]),
+    ("358", "fi", true, &["4", "50"]),
+    ("61", "au", true, &["4"]),
+    ("64", "nz", true, &["2"]),
+    ("27", "za", true, &["6", "7", "8"]),
+    ("971", "ae", true, &["5"]),
+    ("234", "ng", true, &["7", "8", "9"]),
+    ("91", "in", false, &["6", "7", "8", "9"]),
+    ("34", "es", false, &["6", "7"]),
+    ("39", "it", false, &["3"]),
+    ("47", "no", false, &["4", "9"]),
+    ("351", "pt", false, &["9"]),
+];
+
+/// Whether `number` is a mobile by its numbering plan: by its calling
+/// code when it has one, else by the plan of `country` (the e-mail's or
+/// web site's country domain).
+fn mobile_by_plan(number: &str, country: Option<&str>) -> bool {
+    let digits: String = number.chars().filter(char::is_ascii_digit).collect();
+    if number.trim_start().starts_with('+') {
+        return MOBILE_PLANS.iter().any(|(code, _, _, starts)| {
+            digits.strip_prefix(code).is_some_and(|rest| starts.iter().any(|s| rest.starts_with(s)))
+        });
+    }
+    let Some((_, _, trunk, starts)) = MOBILE_PLANS.iter().find(|(_, tld, _, _)| Some(*tld) == country) else {
+        return false;
+    };
+    let national = if *trunk { digits.strip_prefix('0') } else { Some(digits.as_str()) };
+    national.is_some_and(|rest| starts.iter().any(|s| rest.starts_with(s)))
+}
+
+/// The country domain of the card's e-mail address or web site (`uk` for
+/// co.uk), if it has one.
+fn country_of(lines: &[Line]) -> Option<String> {
+    let host = find_email(lines).and_then(|e| e.value.split_once('@').map(|(_, h)| h.to_owned())).or_else(|| web_host(lines))?;
+    let tld = host.rsplit('.').next()?.to_lowercase();
+    (tld.len() == 2).then_some(tld)
+}
+
+/// The number to call: a mobile (by its label, or by its numbering plan
+/// when it has none) before a direct line before a plain one, never a fax.
 pub fn find_phone(lines: &[Line]) -> Option<Found> {
+    let country = country_of(lines);
     let mut best: Option<(PhoneKind, Found)> = None;
     for (i, line) in lines.iter().enumerate() {
         for (kind, value, confidence) in phones_in(line) {
+            let kind = match kind {
+                PhoneKind::Plain if mobile_by_plan(&value, country.as_deref()) => PhoneKind::Mobile,
+                kind => kind,
+            };
             if kind != PhoneKind::Fax && best.as_ref().is_none_or(|(k, _)| kind < *k) {
                 best = Some((kind, Found { value, confidence, line: i, bounds: line.bounds }));
             }
@@ -384,6 +441,18 @@ mod tests {
         assert_eq!(found.value, "jane@globex.com");
         assert!(found.confidence < 0.5);
         assert!(find_email(&lines("© 2024 Globex")).is_none());
+    }
+
+    #[test]
+    fn an_unlabelled_mobile_is_told_by_its_numbering_plan() {
+        let card = lines("+971 4 556 7100\n+971 50 412 9033\nomar@example.ae");
+        assert_eq!(find_phone(&card).unwrap().value, "+971 50 412 9033");
+        let card = lines("(02) 9555 0142\n0412 555 019\nthanh@example.com.au");
+        assert_eq!(find_phone(&card).unwrap().value, "0412 555 019", "a national number by the e-mail's country");
+        let card = lines("(02) 9555 0142\n0412 555 019\nthanh@example.com");
+        assert_eq!(find_phone(&card).unwrap().value, "(02) 9555 0142", "no country, no plan: the first");
+        let card = lines("Tel. +31 10 287 4400\n+31 6 2233 4455");
+        assert_eq!(find_phone(&card).unwrap().value, "+31 6 2233 4455");
     }
 
     #[test]
