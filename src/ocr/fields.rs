@@ -14,6 +14,7 @@ use serde::Serialize;
 
 use super::contact::{self, Found};
 use super::fold::{self, squash};
+use super::letters::Language;
 use super::lexicon::{self, has_legal_form, is_address, is_particle, organisation_words, starts_upper, title_words};
 use super::reading::{Line, Reading, Word};
 
@@ -68,6 +69,8 @@ pub struct Card {
     pub position: Option<Pick>,
     pub email: Option<Found>,
     pub phone: Option<Found>,
+    /// What the card's words tell of its letters, to put misreads right.
+    pub language: Language,
 }
 
 impl Card {
@@ -86,11 +89,11 @@ impl Card {
             }
         });
         let fields = CardFields {
-            name: clip(&title_case_if_shouting(&clean_name(name))),
+            name: clip(&self.language.correct(&title_case_if_shouting(&clean_name(name)))),
             email: email.clone().filter(|(_, c)| *c >= DOUBTFUL_BELOW).map(|(e, _)| e).unwrap_or_default(),
             phone: self.phone.as_ref().map(|p| p.value.clone()).unwrap_or_default(),
-            company: self.company.as_ref().map(|c| clean_text(&c.text)).unwrap_or_default(),
-            position: self.position.as_ref().map(|p| clean_text(&p.text)).unwrap_or_default(),
+            company: self.company.as_ref().map(|c| self.language.correct(&clean_text(&c.text))).unwrap_or_default(),
+            position: self.position.as_ref().map(|p| self.language.correct(&clean_text(&p.text))).unwrap_or_default(),
         };
         let sure = |pick: &Option<Pick>| pick.as_ref().map_or(1.0, |p| p.confidence);
         let confidence = Confidence {
@@ -215,6 +218,7 @@ pub fn extract(reading: &Reading) -> Card {
             text: p.text.clone(),
             confidence: p.confidence * if by_title { 1.0 } else { 0.5 },
         }),
+        language: Language::of(&lines.iter().map(Line::text).collect::<Vec<_>>(), host.as_deref()),
         email,
         phone,
     }

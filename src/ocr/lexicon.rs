@@ -669,6 +669,24 @@ const ORGANISATION_WORDS: &[&str] = &[
     "media",
     "digital",
     "data",
+    "advisory",
+    "advisors",
+    "advisers",
+    "legal",
+    "law",
+    "accountants",
+    "accounting",
+    "trust",
+    "freight",
+    "centres",
+    "centers",
+    "joinery",
+    "builders",
+    "properties",
+    "estates",
+    "logistiek",
+    "advokatbyrå",
+    "advokatfirma",
 ];
 
 /// Word pairs that make a firm: "& Fils", "e Figli", "& Söhne".
@@ -899,6 +917,12 @@ mod tests {
 
     #[test]
     fn organisations_are_told_by_their_words() {
+        // Companies whose line a probe's cards printed apart from the e-mail
+        // domain, and the reader left empty.
+        for company in ["Fjordline Advisory", "Sahara Data Centres LLC", "Ferrante Legal LLP"] {
+            assert!(organisation_words(company) >= 1.0, "{company}");
+        }
+        assert!(organisation_words("Brandt & Söhne Bau GmbH") >= 1.5);
         assert!(organisation_words("Boulangerie Garçon & Fils") >= 2.0);
         assert!(organisation_words("Summit Ridge Capital Partners") >= 2.0);
         assert!(organisation_words("Ashworth & Finch") > 0.0);

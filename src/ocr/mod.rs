@@ -8,6 +8,7 @@
 mod contact;
 pub mod fields;
 mod fold;
+mod letters;
 mod lexicon;
 mod prepare;
 mod reading;
