@@ -40,20 +40,20 @@ impl Language {
     }
 }
 
-/// An accented letter followed by the same letter with another accent or
-/// none is one letter read twice: the first reading stays ("Loïic" is
-/// "Loïc"). Two of the same accent ("Jääskeläinen") are two letters.
+/// A letter beside the same letter with another accent (or none) is one
+/// letter read twice, where the reading with the accent second is a speck
+/// taken for an accent: "Loïic" is "Loïc", "Nwoọosu" is "Nwosu". Two of the
+/// same accent ("Jääskeläinen") are two letters.
 fn split_accents(text: &str) -> String {
     let chars: Vec<char> = text.chars().collect();
+    let accented = |x: char| !x.is_ascii() && squash(&x.to_string(), false).len() == 1;
+    let same_letter = |a: char, b: char| a != b && squash(&a.to_string(), false) == squash(&b.to_string(), false);
     let mut out = String::with_capacity(text.len());
     for (i, &c) in chars.iter().enumerate() {
-        if i > 0 {
-            let before = chars[i - 1];
-            let accented = |x: char| !x.is_ascii() && squash(&x.to_string(), false).len() == 1;
-            let same_letter = squash(&before.to_string(), false) == squash(&c.to_string(), false);
-            if accented(before) && same_letter && before != c && c.is_alphabetic() {
-                continue;
-            }
+        let after_accented = i > 0 && accented(chars[i - 1]) && same_letter(chars[i - 1], c);
+        let speck = i > 0 && !accented(chars[i - 1]) && accented(c) && same_letter(chars[i - 1], c);
+        if c.is_alphabetic() && (after_accented || speck) {
+            continue;
         }
         out.push(c);
     }
@@ -87,6 +87,7 @@ mod tests {
     #[test]
     fn an_accent_read_as_a_second_letter_is_one_letter() {
         assert_eq!(NEITHER.correct("Loïic Morel"), "Loïc Morel");
+        assert_eq!(NEITHER.correct("Amara Nwoọosu"), "Amara Nwosu", "an accent no one printed");
         assert_eq!(NORDIC.correct("Nørgaard Råâdgivning ApS"), "Nørgaard Rådgivning ApS");
         assert_eq!(NEITHER.correct("Jääskeläinen Oy"), "Jääskeläinen Oy", "two of one accent are two letters");
         assert_eq!(NEITHER.correct("Aaron Moore"), "Aaron Moore");
