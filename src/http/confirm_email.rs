@@ -65,10 +65,11 @@ pub async fn confirm(req: &mut Request, depot: &mut Depot) -> AppResult<Json<Mes
     let input: ConfirmInput = json(req, SMALL).await?;
     let token = Token::from_client(&input.token).ok_or_else(invalid_link)?.hash();
     let keep = session::from_cookie(req, &state).await?.map(|(me, _)| me.token);
-    let user = state.store.run(move |s| s.confirm_email(&token, now_ms(), keep.as_ref())).await.map_err(|e| match e {
-        StoreError::EmailTaken => AppError::conflict("This email is already registered to another account."),
-        e => AppError::or_store(invalid_link)(e),
-    })?;
+    let user =
+        state.store.run(move |s| s.confirm_email(&token, now_ms(), keep.as_ref())).await.map_err(|e| match e {
+            StoreError::EmailTaken => AppError::conflict("This email is already registered to another account."),
+            e => AppError::or_store(invalid_link)(e),
+        })?;
     tracing::info!(user = %user.id, "an address was confirmed by its link");
     Ok(Json(Message { message: "Your email address is confirmed." }))
 }
@@ -87,7 +88,8 @@ pub async fn resend(depot: &mut Depot) -> AppResult<Json<Message>> {
     };
     let key = format!("confirm:{}", user.id);
     let _ = state.reset_throttle.attempt(&[&key]).map_err(|wait| {
-        AppError::too_many("A confirmation link was just sent. Please check your inbox.").retry_after(wait.as_secs().max(1))
+        AppError::too_many("A confirmation link was just sent. Please check your inbox.")
+            .retry_after(wait.as_secs().max(1))
     })?;
     send_link_later(&state, user, email);
     Ok(Json(Message { message: "We sent a confirmation link to your email address." }))

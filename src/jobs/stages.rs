@@ -104,7 +104,13 @@ fn summarise(shared: &Shared, loaded: &mut Loaded, job: JobRecord) -> Result<(),
             .map_err(summary_stop)?
     };
     tracing::info!(client = %job.client, seconds = started.elapsed().as_secs_f32(), "summarised a transcript");
-    match shared.store.as_worker().save_summary(job.client, summary.summary, summary.summary_source, summary.action_items, now_ms()) {
+    match shared.store.as_worker().save_summary(
+        job.client,
+        summary.summary,
+        summary.summary_source,
+        summary.action_items,
+        now_ms(),
+    ) {
         Ok(Some((client, job))) => {
             shared.live.saved(client, job);
             Ok(())

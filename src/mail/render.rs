@@ -175,7 +175,12 @@ mod tests {
         use crate::domain::action_item::Who;
         let t = EmailTemplate::default();
         let items = [
-            ActionItem { who: Who::Client, action: "Send the <b>floor plan</b>".into(), due_text: None, due_date: None },
+            ActionItem {
+                who: Who::Client,
+                action: "Send the <b>floor plan</b>".into(),
+                due_text: None,
+                due_date: None,
+            },
             ActionItem {
                 who: Who::Me,
                 action: "Send the quote".into(),

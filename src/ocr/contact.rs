@@ -276,7 +276,9 @@ fn mobile_by_plan(number: &str, country: Option<&str>) -> bool {
 /// The country domain of the card's e-mail address or web site (`uk` for
 /// co.uk), if it has one.
 fn country_of(lines: &[Line]) -> Option<String> {
-    let host = find_email(lines).and_then(|e| e.value.split_once('@').map(|(_, h)| h.to_owned())).or_else(|| web_host(lines))?;
+    let host = find_email(lines)
+        .and_then(|e| e.value.split_once('@').map(|(_, h)| h.to_owned()))
+        .or_else(|| web_host(lines))?;
     let tld = host.rsplit('.').next()?.to_lowercase();
     (tld.len() == 2).then_some(tld)
 }

@@ -34,7 +34,13 @@ impl Language {
             out = out.replace('â', "å").replace('Â', "Å");
         }
         if self.german {
-            out = out.replace('ā', "ä").replace('ō', "ö").replace('ū', "ü").replace('Ū', "Ü").replace('Ō', "Ö").replace('Ā', "Ä");
+            out = out
+                .replace('ā', "ä")
+                .replace('ō', "ö")
+                .replace('ū', "ü")
+                .replace('Ū', "Ü")
+                .replace('Ō', "Ö")
+                .replace('Ā', "Ä");
         }
         polish_legal_form(&out)
     }

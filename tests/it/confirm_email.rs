@@ -91,8 +91,11 @@ fn a_new_address_in_the_profile_takes_effect_only_when_its_link_is_opened() {
 
     let outside = ana.put("/api/profile", profile("ana@elsewhere.example"));
     assert_eq!(outside.status, 400, "the policy holds for a new address: {}", outside.text);
-    let asked = ana.put("/api/profile", json!({"firstName": "Anabel", "lastName": "Silva", "email": "anabel@firm.example",
-                                                "company": "Firm", "position": "Partner", "linkedinUrl": ""}));
+    let asked = ana.put(
+        "/api/profile",
+        json!({"firstName": "Anabel", "lastName": "Silva", "email": "anabel@firm.example",
+                                                "company": "Firm", "position": "Partner", "linkedinUrl": ""}),
+    );
     assert_eq!(asked.status, 200, "{}", asked.text);
     assert_eq!(asked.body["email"], "ana@firm.example", "the address waits for its link");
     assert_eq!(asked.body["pendingEmail"], "anabel@firm.example");
@@ -107,7 +110,8 @@ fn a_new_address_in_the_profile_takes_effect_only_when_its_link_is_opened() {
     let me = ana.get("/api/auth/me");
     assert_eq!((me.body["email"].as_str(), me.body["pendingEmail"].is_null()), (Some("anabel@firm.example"), true));
     assert_eq!(laptop.get("/api/auth/me").status, 401, "the change signs the other browsers out");
-    let old = Browser::new(&app.url).post("/api/auth/login", json!({"email": "ana@firm.example", "password": PASSWORD}));
+    let old =
+        Browser::new(&app.url).post("/api/auth/login", json!({"email": "ana@firm.example", "password": PASSWORD}));
     assert_eq!(old.status, 401);
 }
 
@@ -136,8 +140,11 @@ fn an_admin_edit_and_the_cli_vouch_for_an_address_and_the_outbox_lists_the_links
     assert!(lines.iter().all(|l| l["result"].as_str().is_some_and(|r| r.starts_with("outbox: "))), "{outbox}");
 
     let id = ana.get("/api/auth/me").body["id"].as_u64().unwrap();
-    let edited = admin.put(&format!("/api/admin/users/{id}"), json!({"firstName": "Ana", "lastName": "Silva",
-        "email": "ana@firm.example", "company": "Firm", "position": "Partner"}));
+    let edited = admin.put(
+        &format!("/api/admin/users/{id}"),
+        json!({"firstName": "Ana", "lastName": "Silva",
+        "email": "ana@firm.example", "company": "Firm", "position": "Partner"}),
+    );
     assert_eq!(edited.status, 200, "{}", edited.text);
     assert_eq!(ana.get("/api/auth/me").body["emailConfirmed"], true, "the admin's edit vouches for the address");
 

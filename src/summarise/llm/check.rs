@@ -63,7 +63,8 @@ fn source(meeting: &Meeting, action: &str) -> Option<usize> {
         let have = content(&meeting.sentences[s].text);
         wanted.iter().filter(|w| have.contains(w)).count()
     };
-    let (best, count) = (0..meeting.sentences.len()).map(|s| (s, shared(s))).max_by_key(|&(s, n)| (n, usize::MAX - s))?;
+    let (best, count) =
+        (0..meeting.sentences.len()).map(|s| (s, shared(s))).max_by_key(|&(s, n)| (n, usize::MAX - s))?;
     (count * 2 >= wanted.len()).then_some(best)
 }
 
@@ -97,7 +98,12 @@ pub fn parse(answer: &str) -> Option<Confirmed> {
 /// A confirmed `item` with the owner the model names where the rule path
 /// had none, and its wording where every word is in the transcript and it
 /// keeps the step's own.
-pub fn apply(item: &ActionItem, confirmed: &Confirmed, context: &MeetingContext, vocabulary: &Vocabulary) -> ActionItem {
+pub fn apply(
+    item: &ActionItem,
+    confirmed: &Confirmed,
+    context: &MeetingContext,
+    vocabulary: &Vocabulary,
+) -> ActionItem {
     let Confirmed { who, action } = confirmed;
     let mut out = item.clone();
     if item.who == Who::Unattributed
@@ -173,8 +179,13 @@ mod tests {
         let meeting = Meeting::new(MEETING);
         let q = question(&meeting, &context(), &item("Email those")).expect("a source sentence");
         assert!(q.contains("Ana Lopez (the consultant) and Raj Patel (the client)"), "{q}");
-        assert!(q.ends_with("Context: \"Can you send me the signed contractor agreement?\" \"We need it for the bank.\"\n\
-                             Line: \"Email those.\" \"And the invoices too, please.\"\n"), "{q}");
+        assert!(
+            q.ends_with(
+                "Context: \"Can you send me the signed contractor agreement?\" \"We need it for the bank.\"\n\
+                             Line: \"Email those.\" \"And the invoices too, please.\"\n"
+            ),
+            "{q}"
+        );
         assert_eq!(question(&meeting, &context(), &item("Book the venue")), None, "no sentence holds its words");
     }
 

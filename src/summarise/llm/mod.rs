@@ -37,7 +37,8 @@ pub use self::prompt::parse as parse_answer;
 const EXTRACTED: u8 = 20;
 const CHECKED: u8 = 70;
 /// The checker's system text, and the most tokens of its one-line answer.
-const CHECKER: &str = "You check notes of a client meeting against its transcript. You answer in the exact format asked.";
+const CHECKER: &str =
+    "You check notes of a client meeting against its transcript. You answer in the exact format asked.";
 const CHECK_TOKENS: usize = 48;
 /// The likelihood of YES below which a step is dropped. Chosen on the
 /// tuning part of the meeting set (held-out meetings never): there, a
@@ -96,7 +97,12 @@ impl LlmSummariser {
 
     /// The model's answer to a rendered `prompt`, at most `max_new` tokens;
     /// `None` when they do not fit the context.
-    fn generate(&mut self, prompt: &str, max_new: usize, on_token: impl FnMut(usize)) -> Result<Option<String>, EngineError> {
+    fn generate(
+        &mut self,
+        prompt: &str,
+        max_new: usize,
+        on_token: impl FnMut(usize),
+    ) -> Result<Option<String>, EngineError> {
         let ids = self.tokenizer.encode(prompt, true).map_err(engine)?.get_ids().to_vec();
         if ids.len() + max_new > self.context {
             return Ok(None);
