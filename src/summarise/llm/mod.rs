@@ -36,7 +36,8 @@ pub use self::prompt::parse as parse_answer;
 /// checked its steps; the rewrite takes the rest.
 const EXTRACTED: u8 = 20;
 const CHECKED: u8 = 70;
-/// The checker's system text, and the most tokens of its one-line answer.
+/// The checker's system text, and the most tokens of its answer after a
+/// YES (the owner and the action, two short lines).
 const CHECKER: &str =
     "You check notes of a client meeting against its transcript. You answer in the exact format asked.";
 const CHECK_TOKENS: usize = 48;
@@ -144,7 +145,10 @@ impl LlmSummariser {
                 continue;
             }
             let logits: Vec<f32> = self.model.read(&ids).and_then(|l| l.to_vec1()).map_err(engine)?;
-            let (yes_logit, no_logit) = (logits[yes as usize], logits[no as usize]);
+            let (Some(&yes_logit), Some(&no_logit)) = (logits.get(yes as usize), logits.get(no as usize)) else {
+                kept.push(item.clone());
+                continue;
+            };
             if !check::is_commitment(yes_logit, no_logit, CHECK_THRESHOLD) {
                 tracing::debug!(action = item.action, yes_logit, no_logit, "a step the LLM says is no commitment");
                 continue;
