@@ -21,6 +21,7 @@ use super::client_route::ClientRoute;
 use super::error::{AppError, AppResult};
 use crate::clock::now_ms;
 use crate::domain::ids::TokenHash;
+use crate::domain::job::{JobStatus, JobView};
 use crate::jobs::JobEvent;
 
 /// How often an open stream asks whether its session still lives.
@@ -83,7 +84,9 @@ pub async fn events(req: &mut Request, depot: &mut Depot, res: &mut Response) ->
     let first = current_job(&route).await?;
     let mut session_check = tokio::time::interval(SESSION_CHECK);
     session_check.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    let watch = Watch { route, receiver, closing, session_check, queued: VecDeque::from([first]), _counted: counted };
+    let mut watch =
+        Watch { route, receiver, closing, session_check, queued: VecDeque::new(), shown: None, _counted: counted };
+    watch.push_job(first);
     let stream = futures_util::stream::unfold(watch, |mut watch| async move {
         let event = watch.next().await?;
         Some((Ok::<_, Infallible>(event), watch))
@@ -102,6 +105,9 @@ struct Watch {
     closing: tokio::sync::watch::Receiver<bool>,
     session_check: tokio::time::Interval,
     queued: VecDeque<SseEvent>,
+    /// The stage and progress last sent: the changes queued while the first
+    /// state was read can be older than it, and a bar never goes back.
+    shown: Option<(JobStatus, u8)>,
     _counted: StreamCount,
 }
 
@@ -126,7 +132,10 @@ impl Watch {
                 Ok(event) if event.client() == self.route.id => self.queue(event),
                 Ok(_) => {}
                 // Fell behind: what counts is the state now.
-                Err(RecvError::Lagged(_)) => self.queued.push_back(current_job(&self.route).await.ok()?),
+                Err(RecvError::Lagged(_)) => {
+                    let now = current_job(&self.route).await.ok()?;
+                    self.push_job(now);
+                }
                 Err(RecvError::Closed) => return None,
             }
         }
@@ -139,23 +148,36 @@ impl Watch {
 
     fn queue(&mut self, event: JobEvent) {
         match event {
-            JobEvent::Changed { job, progress } => self.queued.push_back(job_event(Some(job.view(progress)))),
+            JobEvent::Changed { job, progress } => self.push_job(Some(job.view(progress))),
             JobEvent::Saved { client, job } => {
                 let view = job.view(100);
                 let client = client.view().with_job(Some(view.clone()));
                 self.queued.push_back(SseEvent::default().name("client").json(client).unwrap_or_default());
-                self.queued.push_back(job_event(Some(view)));
+                self.push_job(Some(view));
             }
         }
     }
+
+    /// Queues the job's state, unless it is the stage already shown at a
+    /// lower percentage (a change that was on its way before the first read).
+    fn push_job(&mut self, job: Option<JobView>) {
+        if let (Some(view), Some((status, progress))) = (&job, self.shown)
+            && view.status == status
+            && view.progress < progress
+        {
+            return;
+        }
+        self.shown = job.as_ref().map(|view| (view.status, view.progress));
+        self.queued.push_back(job_event(job));
+    }
 }
 
-async fn current_job(route: &ClientRoute) -> AppResult<SseEvent> {
+async fn current_job(route: &ClientRoute) -> AppResult<Option<JobView>> {
     let job = route.run(|mine, id| mine.job(id)).await?;
-    Ok(job_event(job.map(|j| j.view(route.state.jobs.progress(route.id)))))
+    Ok(job.map(|j| j.view(route.state.jobs.progress(route.id))))
 }
 
-fn job_event(job: Option<crate::domain::job::JobView>) -> SseEvent {
+fn job_event(job: Option<JobView>) -> SseEvent {
     // Serialising these plain structs cannot fail.
     SseEvent::default().name("job").json(job).unwrap_or_default()
 }
