@@ -34,7 +34,10 @@ describe("Structured next steps", () => {
       await checkA11y(page);
 
       const dialog = await openEmailPreview(page, client);
-      await framed(page).getByText("I will send the revised proposal by Friday.", { exact: true }).waitFor();
+      // The email lists the steps by who does them, each with its date spelled out.
+      await framed(page).getByRole("heading", { name: "From us" }).waitFor();
+      await framed(page).getByText("Send the revised proposal — by Friday 6 March", { exact: true }).waitFor();
+      await framed(page).getByText("Confirm the stock count", { exact: true }).waitFor();
       assert.equal(await dialog.getByLabel("Step 1", { exact: true }).inputValue(), "Send the revised proposal");
       assert.equal(await dialog.getByLabel("Who").nth(1).inputValue(), "client");
 
@@ -63,8 +66,9 @@ describe("Structured next steps", () => {
         "Check the delivery dates.",
         "We will book the workshop room.",
       ];
-      for (const line of lines) await framed(page).getByText(line, { exact: true }).waitFor();
-      assert.equal(await framed(page).getByText("I will send the revised proposal by Friday.").count(), 0);
+      const emailed = ["Book the workshop room", "Confirm the stock count — by Friday 13 March", "Check the delivery dates"];
+      for (const line of emailed) await framed(page).getByText(line, { exact: true }).waitFor();
+      assert.equal(await framed(page).getByText("Send the revised proposal — by Friday 6 March").count(), 0);
       const stored = (await apiFromPage(page, "GET", `/api/clients/${client.id}`)).body;
       assert.equal(stored.nextSteps, lines.join("\n"));
       assert.deepEqual(
