@@ -14,8 +14,9 @@ Every row prints the held-out part (held-out.txt: meetings nobody tunes
 on) and the tuning part side by side; the held-out figure is the one
 judged. The default summariser and the instruct LLM (Qwen2.5-Coder-1.5B,
 Q4_K_M) each get both rows. The default scores every meeting in every
-pass: the whole set costs it under a minute of CPU, and a quick pass (CI)
-holds it to the same bar as a full run, on the same meetings. The LLM, at
+pass: the whole set costs it under a minute of CPU; a full run holds it to
+the held-out budget, a quick pass (CI) to a floor at today's held-out
+figures (FLOOR) until that budget is met. The LLM, at
 one to two minutes of CPU a meeting, scores only the shortest held-out
 meeting in a quick pass, where it must find at least the items and keep at
 least the key facts the default does on that meeting (a meeting's own
