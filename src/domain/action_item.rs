@@ -110,7 +110,7 @@ fn finished(text: &str) -> String {
 
 /// The first letter in lower case, unless the first word is a name or an
 /// acronym (a capital inside it, or "I").
-fn lower_first(text: &str) -> String {
+pub(crate) fn lower_first(text: &str) -> String {
     let first_word = text.split_whitespace().next().unwrap_or("");
     if first_word == "I" || first_word.starts_with("I'") || first_word.chars().skip(1).any(char::is_uppercase) {
         return text.to_string();

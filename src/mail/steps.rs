@@ -6,7 +6,7 @@
 
 use time::Date;
 
-use crate::domain::action_item::{ActionItem, Who};
+use crate::domain::action_item::{ActionItem, Who, lower_first};
 
 /// One heading of the list and its lines; `heading` is `None` for the
 /// single list of steps without owners.
@@ -54,17 +54,6 @@ fn dated(item: &ActionItem) -> String {
 /// "Friday 6 March": the year goes without saying for a step due within it.
 fn spelled(date: Date) -> String {
     format!("{} {} {}", date.weekday(), date.day(), date.month())
-}
-
-fn lower_first(text: &str) -> String {
-    let mut words = text.split_whitespace();
-    let first = words.next().unwrap_or("");
-    // A name or acronym keeps its capitals ("Ask HR", "Call Raj").
-    if first.chars().skip(1).any(char::is_uppercase) || first == "I" {
-        return text.to_owned();
-    }
-    let mut chars = text.chars();
-    chars.next().map(|c| c.to_lowercase().chain(chars).collect()).unwrap_or_default()
 }
 
 #[cfg(test)]
