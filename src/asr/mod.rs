@@ -4,6 +4,7 @@
 
 pub mod audio;
 mod choose;
+mod cpu;
 mod names;
 pub mod vosk;
 pub mod whisper;
@@ -12,6 +13,7 @@ use serde::Serialize;
 
 pub use crate::engine::{EngineError, Progress};
 pub use choose::{AsrChoice, AsrPrecision, Plan, load, plan};
+pub use cpu::Kernels;
 
 /// The rate every engine works at; `audio` resamples anything else to it.
 pub const SAMPLE_RATE: u32 = 16_000;

@@ -72,6 +72,8 @@ struct Timings {
     audio_ms: u64,
     load_ms: u64,
     transcribe_ms: u64,
+    /// The instructions it ran on, so a figure says where it was measured.
+    kernels: crate::asr::Kernels,
 }
 
 #[derive(Serialize)]
@@ -126,6 +128,7 @@ pub fn transcribe(models: &ModelsDir, args: TranscribeArgs) -> anyhow::Result<i3
         audio_ms: samples.len() as u64 * 1000 / u64::from(crate::asr::SAMPLE_RATE),
         load_ms,
         transcribe_ms: elapsed_ms(started),
+        kernels: crate::asr::Kernels::detect(),
     };
     if args.json {
         println!("{}", serde_json::to_string_pretty(&TranscribeOutput { transcript, timings })?);

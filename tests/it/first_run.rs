@@ -71,5 +71,8 @@ fn doctor_on_a_new_data_directory_ends_every_line_and_names_how_to_create_it() {
     let last = report.lines().last().unwrap();
     assert!(last.starts_with("data dir") && last.contains("debrief admin create"), "{last}");
     assert!(report.contains("debrief models install --recommended"), "{report}");
+    // The int8 kernel this processor runs is named once it gave the portable sums.
+    let kernels = report.lines().find(|l| l.starts_with("kernels")).unwrap_or_default();
+    assert!(kernels.contains(" ok ") && kernels.contains("(checked)"), "{report}");
     assert!(!data_dir.exists(), "doctor only looks");
 }

@@ -2,7 +2,7 @@
 
 use std::process::Command;
 
-use crate::emulator::{archive, run, unpacked};
+use crate::emulator::{archive, debrief_on, run, unpacked};
 use crate::harness::text;
 
 const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -52,4 +52,17 @@ fn the_archived_binary_tells_its_version_and_runs_doctor_under_emulation() {
         assert!(report.contains(line), "no {line:?} in:\n{report}");
     }
     assert!(report.contains("debrief models install libvosk"), "{report}");
+}
+
+#[test]
+fn a_pi_4_and_a_pi_5_each_decode_on_the_int8_kernel_their_processor_has_and_it_gives_the_portable_sums() {
+    let empty = tempfile::tempdir().unwrap();
+    let dirs = ["--data-dir", &empty.path().join("data").display().to_string()].map(str::to_owned);
+    for (cpu, kernel) in [("cortex-a72", "neon"), ("cortex-a76", "neon-dotprod")] {
+        let doctor = debrief_on(cpu).arg("doctor").args(&dirs).output().unwrap();
+        let report = text(&doctor.stdout);
+        assert!(doctor.status.success(), "{report}{}", text(&doctor.stderr));
+        let line = format!("int8 decoder on {kernel} (checked), f32 products on neon");
+        assert!(report.contains(&line), "{cpu}: no {line:?} in:\n{report}");
+    }
 }

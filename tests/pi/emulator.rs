@@ -36,8 +36,13 @@ pub fn unpacked() -> &'static Path {
 
 /// The archive's `debrief` under the emulator.
 pub fn debrief() -> Command {
+    debrief_on(CPU)
+}
+
+/// The same on another processor: `cortex-a76` is a Raspberry Pi 5's.
+pub fn debrief_on(cpu: &str) -> Command {
     let mut command = Command::new("qemu-aarch64");
-    command.args(["-L", SYSROOT, "-cpu", CPU]).arg(unpacked().join("debrief"));
+    command.args(["-L", SYSROOT, "-cpu", cpu]).arg(unpacked().join("debrief"));
     command
 }
 

@@ -4,19 +4,20 @@
 //! 80 MB read per token. Stored as one signed byte per weight and one scale
 //! per block of [`BLOCK`] weights of a row (symmetric: the block's largest
 //! magnitude maps to 127), the same product reads under a third of the
-//! bytes. The error per weight is at most half a step of its block's scale.
-//! Small as that is, over the 51,864 logits of a step it can swap the two
+//! bytes. The input row is quantised the same way (see `q8`), so a block's
+//! products are integer dot products. The error per weight (and input) is
+//! at most half a step of its block's scale. Small as that is, over the 51,864 logits of a step it can swap the two
 //! likeliest tokens (tiny.en heard "ill-disposed" as "old-sposed" on a
 //! LibriVox clip the f32 decoder gets right, with a scale per row or per
 //! block alike): the output projection also keeps its residual, and the
-//! decoder scores its likeliest tokens again with it.
+//! decoder scores its likeliest tokens again with it and the input in floats.
 
 use candle_core::{D, Module, Result, Tensor};
 
+use super::q8::{BLOCK, Kernel, Quantised};
+
 /// Rows converted at once while quantising.
 const QUANTIZE_ROWS: usize = 1024;
-/// Weights sharing a scale, as in GGML's q8_0.
-const BLOCK: usize = 32;
 
 #[derive(Debug, Clone)]
 pub struct Int8Linear {
@@ -36,7 +37,7 @@ impl Int8Linear {
     /// `weight` is `[outputs, inputs]`, as candle's `Linear` holds it.
     pub fn quantize(weight: &Tensor, bias: Option<&Tensor>) -> Result<Self> {
         let (outputs, inputs) = weight.dims2()?;
-        let block = if inputs % BLOCK == 0 { BLOCK } else { inputs };
+        let block = if inputs.is_multiple_of(BLOCK) { BLOCK } else { inputs };
         let (mut weights, mut scales) = (Vec::with_capacity(outputs * inputs), Vec::new());
         for_row_blocks(weight, |_, rows| quantize_into(&rows, block, &mut weights, &mut scales))?;
         let bias = bias.map(|b| b.to_vec1()).transpose()?;
@@ -58,17 +59,22 @@ impl Int8Linear {
         Ok(self)
     }
 
-    /// Adds the residual's part to the outputs `rows` of `out`, which
-    /// [`Self::apply`] computed for `x`.
+    /// Computes the outputs `rows` of `out` again with the input in floats
+    /// and the residual added: to within 1/127 of a step of the float
+    /// weights, where [`Self::apply`] quantised the input too.
     pub fn refine(&self, x: &[f32], rows: &[usize], out: &mut [f32]) {
-        let Some((weights, scales)) = &self.residual else { return };
-        let per_row = self.inputs / self.block;
+        let Some((residual, residual_scales)) = &self.residual else { return };
+        let (inputs, per_row) = (self.inputs, self.inputs / self.block);
         for &row in rows {
-            let weights = &weights[row * self.inputs..(row + 1) * self.inputs];
-            let scales = &scales[row * per_row..(row + 1) * per_row];
-            let mut sum = [0f32];
-            matvec(weights, scales, self.block, x, &mut sum);
-            out[row] += sum[0];
+            let mut sums = [0f32; 2];
+            for (sum, (weights, scales)) in
+                sums.iter_mut().zip([(&self.weights, &self.scales), (residual, residual_scales)])
+            {
+                let weights = &weights[row * inputs..(row + 1) * inputs];
+                let scales = &scales[row * per_row..(row + 1) * per_row];
+                matvec(weights, scales, self.block, x, std::slice::from_mut(sum));
+            }
+            out[row] = sums[0] + sums[1] + self.bias.as_ref().map_or(0.0, |bias| bias[row]);
         }
     }
 
@@ -87,9 +93,14 @@ impl Int8Linear {
         values
     }
 
-    /// `out[o] = Σ_blocks scale · Σ q[o, i] · x[i] + bias[o]` for one input row.
+    /// `out[o] = Σ_blocks scale · Σ q[o, i] · x[i] + bias[o]` for one input
+    /// row, the input quantised too (see `q8`) when the row is made of blocks.
     pub fn apply(&self, x: &[f32], out: &mut [f32]) {
-        matvec(&self.weights, &self.scales, self.block, x, out);
+        if self.block == BLOCK {
+            Kernel::best().matvec(&self.weights, &self.scales, &Quantised::new(x), out);
+        } else {
+            matvec(&self.weights, &self.scales, self.block, x, out);
+        }
         if let Some(bias) = &self.bias {
             out.iter_mut().zip(bias).for_each(|(o, b)| *o += b);
         }
@@ -143,28 +154,11 @@ fn dequantize(weights: &[i8], scales: &[f32], inputs: usize, block: usize, row: 
     weights.chunks_exact(block).zip(scales).flat_map(|(q, &s)| q.iter().map(move |&q| q as f32 * s)).collect()
 }
 
-/// Picks the widest vector instructions this processor has at run time: the
-/// release binary is built for any x86_64, whose baseline (SSE2) has no
-/// byte-to-float conversion in one instruction.
+/// The product with the input in floats, for the few rows [`Int8Linear::refine`]
+/// computes again and for rows not made of blocks. Written so the compiler
+/// vectorises it: per block, sixteen partial sums, one per lane, scaled
+/// into sixteen running sums; one horizontal sum a row.
 fn matvec(weights: &[i8], scales: &[f32], block: usize, x: &[f32], out: &mut [f32]) {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the processor has AVX2, checked just above.
-        return unsafe { matvec_avx2(weights, scales, block, x, out) };
-    }
-    matvec_portable(weights, scales, block, x, out);
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn matvec_avx2(weights: &[i8], scales: &[f32], block: usize, x: &[f32], out: &mut [f32]) {
-    matvec_portable(weights, scales, block, x, out);
-}
-
-/// Written so the compiler vectorises it: per block, sixteen partial sums,
-/// one per lane, scaled into sixteen running sums; one horizontal sum a row.
-#[inline(always)]
-fn matvec_portable(weights: &[i8], scales: &[f32], block: usize, x: &[f32], out: &mut [f32]) {
     const LANES: usize = 16;
     let inputs = x.len();
     let lanes = block / LANES * LANES;
@@ -194,8 +188,13 @@ mod tests {
     use candle_core::Device;
 
     #[test]
-    fn an_int8_projection_stays_within_half_a_step_a_weight_of_the_float_one() {
-        let (outputs, inputs) = (37, 70);
+    fn an_int8_projection_stays_within_half_a_step_a_weight_and_an_input_of_the_float_one() {
+        for inputs in [70, 96] {
+            projection_within_bounds(37, inputs);
+        }
+    }
+
+    fn projection_within_bounds(outputs: usize, inputs: usize) {
         let w: Vec<f32> = (0..outputs * inputs).map(|i| ((i * 7919 % 1000) as f32 / 500.0 - 1.0) * 0.3).collect();
         let b: Vec<f32> = (0..outputs).map(|i| i as f32 * 0.01).collect();
         let x: Vec<f32> = (0..2 * inputs).map(|i| ((i * 104_729 % 1000) as f32 / 500.0) - 1.0).collect();
@@ -207,10 +206,16 @@ mod tests {
         let approx = int8.forward(&input).unwrap();
         let (exact, approx): (Vec<Vec<f32>>, Vec<Vec<f32>>) = (exact.to_vec2().unwrap(), approx.to_vec2().unwrap());
         for r in 0..2 {
-            let x_sum: f32 = x[r * inputs..(r + 1) * inputs].iter().map(|v| v.abs()).sum();
+            let x = &x[r * inputs..(r + 1) * inputs];
+            let x_sum: f32 = x.iter().map(|v| v.abs()).sum();
+            // Rows of 70 are not made of blocks: the input stays in floats.
+            let x_step =
+                if inputs.is_multiple_of(BLOCK) { x.iter().fold(0f32, |m, v| m.max(v.abs())) / 127.0 } else { 0.0 };
             for o in 0..outputs {
-                let step = w[o * inputs..(o + 1) * inputs].iter().fold(0f32, |m, v| m.max(v.abs())) / 127.0;
-                let bound = step / 2.0 * x_sum + 1e-4;
+                let row = &w[o * inputs..(o + 1) * inputs];
+                let step = row.iter().fold(0f32, |m, v| m.max(v.abs())) / 127.0;
+                let w_sum: f32 = row.iter().map(|v| v.abs()).sum();
+                let bound = step / 2.0 * x_sum + x_step / 2.0 * (w_sum + step / 2.0 * inputs as f32) + 1e-4;
                 assert!((exact[r][o] - approx[r][o]).abs() <= bound, "row {r} output {o}");
             }
         }

@@ -16,6 +16,7 @@ mod kernels;
 mod layers;
 mod mel;
 mod model;
+mod q8;
 mod rules;
 mod segments;
 mod text;
@@ -65,6 +66,13 @@ pub struct Whisper {
     /// in what it wrote are spelled as the hint spells them.
     bias: Bias,
     names: Vec<String>,
+}
+
+/// The int8 kernel the decoder runs on this processor, and whether it
+/// gives the portable result here (see `q8`).
+pub fn int8_kernel() -> (&'static str, bool) {
+    let kernel = q8::Kernel::best();
+    (kernel.name(), kernel.agrees_with_portable())
 }
 
 impl Whisper {
