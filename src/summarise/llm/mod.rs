@@ -13,6 +13,7 @@ mod check;
 pub mod ground;
 mod model;
 mod prompt;
+mod qwen2;
 mod tokenizer;
 
 use std::fs::File;

@@ -1,4 +1,5 @@
-//! An instruct model in GGUF, run by candle's quantized llama or qwen2, and
+//! An instruct model in GGUF, run by candle's quantized llama or our own
+//! qwen2 (see `qwen2`), and
 //! greedy generation with a key-value cache.
 
 use std::io::{Cursor, Read, Seek};
@@ -7,7 +8,9 @@ use std::time::Instant;
 use candle_core::quantized::gguf_file::{self, Content};
 use candle_core::quantized::{GgmlDType, QTensor};
 use candle_core::{Device, Tensor};
-use candle_transformers::models::{quantized_llama, quantized_qwen2};
+use candle_transformers::models::quantized_llama;
+
+use super::qwen2::Qwen2;
 
 /// Quantisations that candle multiplies without SIMD on CPU: re-quantised to
 /// Q8_0, which has AVX2 and NEON kernels (SmolLM2's Q4_1: 5× faster prompts).
@@ -23,7 +26,7 @@ const REPEAT_WINDOW: usize = 64;
 
 enum Weights {
     Llama(quantized_llama::ModelWeights),
-    Qwen2(quantized_qwen2::ModelWeights),
+    Qwen2(Qwen2),
 }
 
 pub struct Model {
@@ -105,6 +108,9 @@ impl Model {
         if self.read.len() + tokens.len() > self.context {
             candle_core::bail!("{} more tokens do not fit a context of {}", tokens.len(), self.context);
         }
+        if let Weights::Qwen2(m) = &mut self.weights {
+            m.reserve(self.read.len() + tokens.len())?;
+        }
         let mut logits = None;
         for piece in tokens.chunks(PREFILL_TOKENS) {
             logits = Some(self.forward(piece, self.read.len())?);
@@ -139,19 +145,17 @@ impl Model {
     }
 
     fn forward(&mut self, tokens: &[u32], position: usize) -> candle_core::Result<Tensor> {
-        let input = Tensor::new(tokens, &self.device)?.unsqueeze(0)?;
-        let logits = match &mut self.weights {
-            Weights::Llama(m) => m.forward(&input, position)?,
-            Weights::Qwen2(m) => m.forward(&input, position)?,
-        };
-        logits.squeeze(0)
+        match &mut self.weights {
+            Weights::Llama(m) => m.forward(&Tensor::new(tokens, &self.device)?.unsqueeze(0)?, position)?.squeeze(0),
+            Weights::Qwen2(m) => m.forward(tokens, position),
+        }
     }
 
     fn clear(&mut self) {
         self.read.clear();
         match &mut self.weights {
             Weights::Llama(m) => m.clear_kv_cache(),
-            Weights::Qwen2(m) => m.clear_kv_cache(),
+            Weights::Qwen2(m) => m.clear(),
         }
     }
 }
@@ -178,7 +182,7 @@ fn build<R: Read + Seek>(
             trained.min(LLAMA_MAX_POSITIONS),
             Weights::Llama(quantized_llama::ModelWeights::from_gguf(gguf, reader, device)?),
         )),
-        "qwen2" => Ok((trained, Weights::Qwen2(quantized_qwen2::ModelWeights::from_gguf(gguf, reader, device)?))),
+        "qwen2" => Ok((trained, Weights::Qwen2(Qwen2::from_gguf(&gguf, reader, device, trained)?))),
         other => candle_core::bail!("unsupported architecture {other:?}"),
     }
 }
