@@ -4,7 +4,7 @@
 
 use std::arch::aarch64::*;
 
-use super::{BLOCK, Quantised};
+use super::{BLOCK, Quantised, each_row};
 
 /// A block in two `sdot`s: each adds four byte products into each of four
 /// 32-bit lanes.
@@ -63,11 +63,7 @@ unsafe fn rows(
     // SAFETY: the caller's: this runs inlined into a kernel compiled with
     // the instructions it uses; the loads stay within the row and the input.
     unsafe {
-        let inputs = x.values.len();
-        let blocks = inputs / BLOCK;
-        for (r, o) in out.iter_mut().enumerate() {
-            let row = &weights[r * inputs..(r + 1) * inputs];
-            let row_scales = &scales[r * blocks..(r + 1) * blocks];
+        each_row(weights, scales, x, out, |row, row_scales| {
             let mut sum = vdupq_n_f32(0.0);
             for (b, (row_scale, x_scale)) in row_scales.iter().zip(&x.scales).enumerate() {
                 let at = b * BLOCK;
@@ -76,7 +72,7 @@ unsafe fn rows(
                 let (w, v) = ([vld1q_s8(w), vld1q_s8(w.add(16))], [vld1q_s8(v), vld1q_s8(v.add(16))]);
                 sum = vfmaq_n_f32(sum, vcvtq_f32_s32(dot(w, v)), row_scale * x_scale);
             }
-            *o = vaddvq_f32(sum);
-        }
+            vaddvq_f32(sum)
+        });
     }
 }

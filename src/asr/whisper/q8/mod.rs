@@ -175,15 +175,24 @@ impl Quantised {
 
 /// The reference every kernel is held to: exact integer sums per block.
 fn matvec_portable(weights: &[i8], scales: &[f32], x: &Quantised, out: &mut [f32]) {
+    each_row(weights, scales, x, out, |row, row_scales| {
+        let blocks = row.chunks_exact(BLOCK).zip(x.values.chunks_exact(BLOCK)).zip(row_scales).zip(&x.scales);
+        blocks.map(|(((w, v), ws), xs)| block_dot(w, v) as f32 * (ws * xs)).sum()
+    });
+}
+
+/// The loop every kernel shares: `out[o] = row_sum(row o, its block scales)`.
+#[inline(always)]
+fn each_row(
+    weights: &[i8],
+    scales: &[f32],
+    x: &Quantised,
+    out: &mut [f32],
+    mut row_sum: impl FnMut(&[i8], &[f32]) -> f32,
+) {
     let inputs = x.values.len();
     for ((row, row_scales), o) in weights.chunks_exact(inputs).zip(scales.chunks_exact(inputs / BLOCK)).zip(out) {
-        let mut sum = 0f32;
-        for (((w, v), ws), xs) in
-            row.chunks_exact(BLOCK).zip(x.values.chunks_exact(BLOCK)).zip(row_scales).zip(&x.scales)
-        {
-            sum += block_dot(w, v) as f32 * (ws * xs);
-        }
-        *o = sum;
+        *o = row_sum(row, row_scales);
     }
 }
 

@@ -5,21 +5,17 @@
 
 use std::arch::x86_64::*;
 
-use super::{BLOCK, Quantised, block_dot};
+use super::{BLOCK, Quantised, block_dot, each_row};
 
 /// Two blocks an instruction: lanes 0–7 hold the first block's partial
 /// sums, 8–15 the second's, and each half is scaled by its own pair of
 /// scales before the running sum.
 #[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
 pub unsafe fn matvec_avx512vnni(weights: &[i8], scales: &[f32], x: &Quantised, out: &mut [f32]) {
-    let inputs = x.values.len();
-    let blocks = inputs / BLOCK;
-    let pairs = blocks / 2;
+    let pairs = x.values.len() / BLOCK / 2;
     let halves = _mm512_set_epi32(1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0);
     let zero = _mm512_setzero_si512();
-    for (r, o) in out.iter_mut().enumerate() {
-        let row = &weights[r * inputs..(r + 1) * inputs];
-        let row_scales = &scales[r * blocks..(r + 1) * blocks];
+    each_row(weights, scales, x, out, |row, row_scales| {
         let mut sum = _mm512_setzero_ps();
         for p in 0..pairs {
             let at = p * 2 * BLOCK;
@@ -38,8 +34,8 @@ pub unsafe fn matvec_avx512vnni(weights: &[i8], scales: &[f32], x: &Quantised, o
             let scale = _mm512_permutexvar_ps(halves, _mm512_castps128_ps512(pair_scale));
             sum = _mm512_fmadd_ps(_mm512_cvtepi32_ps(dot), scale, sum);
         }
-        *o = _mm512_reduce_add_ps(sum) + odd_block(row, row_scales, x);
-    }
+        _mm512_reduce_add_ps(sum) + odd_block(row, row_scales, x)
+    });
 }
 
 /// The scales of blocks `i` and `i + 1` in the low two lanes.
@@ -102,11 +98,7 @@ unsafe fn rows_256(
     // SAFETY: the caller's: this runs inlined into a kernel compiled with
     // the instructions it uses; the loads stay within the row and the input.
     unsafe {
-        let inputs = x.values.len();
-        let blocks = inputs / BLOCK;
-        for (r, o) in out.iter_mut().enumerate() {
-            let row = &weights[r * inputs..(r + 1) * inputs];
-            let row_scales = &scales[r * blocks..(r + 1) * blocks];
+        each_row(weights, scales, x, out, |row, row_scales| {
             let mut sum = _mm256_setzero_ps();
             for (b, (row_scale, x_scale)) in row_scales.iter().zip(&x.scales).enumerate() {
                 let at = b * BLOCK;
@@ -119,7 +111,7 @@ unsafe fn rows_256(
             }
             let half = _mm_add_ps(_mm256_castps256_ps128(sum), _mm256_extractf128_ps(sum, 1));
             let quarter = _mm_add_ps(half, _mm_movehl_ps(half, half));
-            *o = _mm_cvtss_f32(_mm_add_ss(quarter, _mm_shuffle_ps(quarter, quarter, 1)));
-        }
+            _mm_cvtss_f32(_mm_add_ss(quarter, _mm_shuffle_ps(quarter, quarter, 1)))
+        });
     }
 }
