@@ -1,5 +1,6 @@
 """Summary and next steps of a 30-minute client meeting, by the default
-(embedding) summariser and by the small LLM: `debrief summarise --batch
+(embedding) summariser and by the instruct LLM (Qwen2.5-Coder-1.5B, Q4_K_M,
+the one a registry carries; its peak memory is a budget too): `debrief summarise --batch
 --json`, its load plus summarise time against the budget, as a user's
 machine runs it (the binary's own thread settings). The CPU time is
 reported beside it: on a shared machine the wall time is mostly waiting for
@@ -21,14 +22,17 @@ import devset
 from lib import Row, import_models, median, summarise_batch
 
 EMBEDDING = "summary + next steps, 30-min meeting, embedding"
-LLM = "summary + next steps, 30-min meeting, small LLM"
+LLM = "summary + next steps, 30-min meeting, instruct LLM"
 KEPT = "commitments kept, 30-min meeting"
 LONG = "summary + next steps, 90-min meeting, embedding"
 ROWS = [EMBEDDING, LLM, KEPT, LONG]
 
 MEETING = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "meeting-30min.txt")
-BUDGET_S = {"embedding": 5, "llm": 90}
-MODELS = ["all-minilm-l6-v2", "smollm2"]
+BUDGET_S = {"embedding": 5, "llm": 300}
+# The instruct LLM is the one users get where memory allows, run quantised:
+# its peak is held to what a 2 GB machine can give it.
+BUDGET_MB = {"llm": 2048}
+MODELS = ["all-minilm-l6-v2", "qwen-coder-1.5b"]
 LLM_RUNS = 3
 KEPT_BUDGET = 6
 LONG_WORDS = 90 * 150
@@ -62,6 +66,7 @@ def summarise(ctx, models_dir, summariser, transcript=MEETING):
         "wall": wall,
         "cpu": cpu,
         "kept": kept(answer["nextSteps"]),
+        "peakMb": answer.get("peakMemoryKb", 0) / 1024,
         "steps": len(answer["nextSteps"]),
         "summaryWords": len(answer["summary"].split()),
         # The LLM's answer off the format: the default summariser wrote it;
@@ -81,14 +86,17 @@ def row(measure, summariser, runs):
     # The summariser is deterministic: every run writes the same.
     last = runs[-1]
     note = ", fell back" if last["fellBack"] else ", steps filled in" if last["stepsFilled"] else ""
+    peak = max(r["peakMb"] for r in runs)
+    memory = BUDGET_MB.get(summariser)
     return Row(
         measure,
-        f"{total:.1f} s (load {load:.1f} s, CPU {cpu:.0f} s, {last['kept']}/{len(COMMITMENTS)} commitments{note})",
-        f"≤ {BUDGET_S[summariser]} s",
-        total <= BUDGET_S[summariser],
+        f"{total:.1f} s (load {load:.1f} s, CPU {cpu:.0f} s, peak {peak:.0f} MB, "
+        f"{last['kept']}/{len(COMMITMENTS)} commitments{note})",
+        f"≤ {BUDGET_S[summariser]} s" + (f", peak ≤ {memory} MB" if memory else ""),
+        total <= BUDGET_S[summariser] and (memory is None or peak <= memory),
         values={
             "totalS": total, "loadS": load, "summariseS": work, "wallS": median([r["wall"] for r in runs]),
-            "cpuS": cpu,
+            "cpuS": cpu, "peakMb": peak,
             "totalsS": [r["load"] + r["summarise"] for r in runs],
             "nextSteps": last["steps"], "commitmentsKept": last["kept"], "commitments": len(COMMITMENTS),
             "fellBack": last["fellBack"], "stepsFilled": last["stepsFilled"], "words": len(open(MEETING).read().split()),
@@ -99,7 +107,7 @@ def row(measure, summariser, runs):
 
 def kept_row(embedding, llm):
     return Row(
-        KEPT, f"embedding {embedding}/{len(COMMITMENTS)}, small LLM {llm}/{len(COMMITMENTS)}",
+        KEPT, f"embedding {embedding}/{len(COMMITMENTS)}, instruct LLM {llm}/{len(COMMITMENTS)}",
         f"embedding ≥ {KEPT_BUDGET}/{len(COMMITMENTS)}, LLM ≥ embedding",
         embedding >= KEPT_BUDGET and llm >= embedding,
         values={"embedding": embedding, "llm": llm, "commitments": len(COMMITMENTS)}, quality=True,
@@ -136,8 +144,8 @@ def measure(ctx):
     import_models(ctx, MODELS, models_dir)
     runs = {"embedding": [], "llm": []}
     # Interleaved, so a busy moment of the shared machine hurts both alike.
-    # The LLM, at half a minute a run and with little spread between runs,
-    # runs at most three times: the whole bench stays within 20 minutes.
+    # The LLM, at two minutes a run and with little spread between runs,
+    # runs at most three times.
     for i in range(ctx.runs):
         for summariser in runs:
             if summariser == "llm" and i >= LLM_RUNS:

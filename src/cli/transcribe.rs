@@ -111,6 +111,17 @@ struct BatchLine<'a> {
     summariser: SummariserChoice,
     load_ms: u64,
     summarise_ms: u64,
+    /// The process's peak resident memory so far (Linux's `VmHWM`), so a
+    /// benchmark can hold a summariser to a memory budget.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    peak_memory_kb: Option<u64>,
+}
+
+/// This process's peak resident memory, in KiB, where /proc tells it.
+fn peak_memory_kb() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|line| line.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
 }
 
 pub fn transcribe(models: &ModelsDir, args: TranscribeArgs) -> anyhow::Result<i32> {
@@ -164,7 +175,8 @@ pub fn summarise(models: &ModelsDir, args: SummariseArgs) -> anyhow::Result<i32>
         progress.finish();
         let summarise_ms = elapsed_ms(started);
         if args.json && args.batch {
-            let line = BatchLine { file, summary, summariser, load_ms, summarise_ms };
+            let peak_memory_kb = peak_memory_kb();
+            let line = BatchLine { file, summary, summariser, load_ms, summarise_ms, peak_memory_kb };
             println!("{}", serde_json::to_string(&line)?);
         } else if args.json {
             let timings = SummaryTimings { load_ms, summarise_ms };

@@ -308,6 +308,8 @@ fn a_batch_loads_the_model_once_and_prints_one_json_line_per_file() {
         assert_eq!(line["file"], file.to_str().unwrap());
         assert_eq!(line["summariser"], "embedding");
         assert!(line["loadMs"].as_u64().is_some_and(|ms| ms > 0) && line["summariseMs"].is_u64(), "{line}");
+        // The peak so far holds at least the loaded embedding model (~90 MB).
+        assert!(line["peakMemoryKb"].as_u64().is_some_and(|kb| kb > 50_000), "{line}");
         assert!(!line["summary"].as_str().unwrap().is_empty(), "{line}");
         let steps = line["nextSteps"].as_array().unwrap();
         assert_eq!(steps.len(), line["actionItems"].as_array().unwrap().len(), "{line}");
