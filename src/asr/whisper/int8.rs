@@ -6,11 +6,12 @@
 //! magnitude maps to 127), the same product reads under a third of the
 //! bytes. The input row is quantised the same way (see `q8`), so a block's
 //! products are integer dot products. The error per weight (and input) is
-//! at most half a step of its block's scale. Small as that is, over the 51,864 logits of a step it can swap the two
-//! likeliest tokens (tiny.en heard "ill-disposed" as "old-sposed" on a
-//! LibriVox clip the f32 decoder gets right, with a scale per row or per
-//! block alike): the output projection also keeps its residual, and the
-//! decoder scores its likeliest tokens again with it and the input in floats.
+//! at most half a step of its block's scale. Small as that is, over the
+//! 51,864 logits of a step it can swap the two likeliest tokens (tiny.en
+//! heard "ill-disposed" as "old-sposed" on a LibriVox clip the f32 decoder
+//! gets right, with a scale per row or per block alike): the output
+//! projection also keeps its residual, and the decoder scores its likeliest
+//! tokens again with it and the input in floats.
 
 use candle_core::{D, Module, Result, Tensor};
 
