@@ -12,16 +12,17 @@ use serde::Serialize;
 pub struct Kernels {
     /// The processor's name, as the kernel reports it.
     pub cpu: String,
+    /// The int8 kernel, which gave the portable result when checked.
     pub int8: &'static str,
-    /// The int8 kernel gave the portable result when checked just now.
-    pub int8_checked: bool,
+    /// Wider int8 kernels that did not, and are not used.
+    pub int8_refused: Vec<&'static str>,
     pub f32: &'static str,
 }
 
 impl Kernels {
     pub fn detect() -> Self {
-        let (int8, int8_checked) = super::whisper::int8_kernel();
-        Self { cpu: cpu_name(), int8, int8_checked, f32: f32_width() }
+        let (int8, int8_refused) = super::whisper::int8_kernel();
+        Self { cpu: cpu_name(), int8, int8_refused, f32: f32_width() }
     }
 }
 

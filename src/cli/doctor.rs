@@ -173,17 +173,14 @@ fn check_engines(report: &mut Report, models: &ModelsDir) {
         }
     }
     let kernels = crate::asr::Kernels::detect();
-    let kernel_state = if kernels.int8_checked { State::Ok } else { State::Error };
-    let checked = if kernels.int8_checked {
-        "checked"
-    } else {
-        "it gives other sums than the portable code: use --asr-precision f32"
-    };
     report.line(
         "kernels",
-        kernel_state,
-        format!("{}: int8 decoder on {} ({checked}), f32 products on {}", kernels.cpu, kernels.int8, kernels.f32),
+        State::Ok,
+        format!("{}: int8 decoder on {} (checked), f32 products on {}", kernels.cpu, kernels.int8, kernels.f32),
     );
+    for refused in kernels.int8_refused {
+        report.line("", State::Error, format!("{refused} gives other sums than the portable code and is not used"));
+    }
     match crate::asr::plan(AsrChoice::Auto, models) {
         Ok(Plan::Whisper { .. }) => report.line("speech", State::Ok, "transcribes with Whisper (--asr auto)"),
         Ok(Plan::Vosk { .. }) => report.line("speech", State::Ok, "transcribes with Vosk (--asr auto)"),
