@@ -29,13 +29,11 @@ pub struct Qwen2 {
     embeddings: Rows,
     layers: Vec<Layer>,
     norm: Tensor,
-    eps: f64,
+    eps: f32,
     output: QMatMul,
     cos: Tensor,
     sin: Tensor,
-    heads: usize,
-    kv_heads: usize,
-    head_dim: usize,
+    shape: Shape,
 }
 
 /// A quantised matrix read a row at a time.
@@ -79,7 +77,7 @@ impl Qwen2 {
         let kv_heads = number("attention.head_count_kv")?.to_u32()? as usize;
         let hidden = number("embedding_length")?.to_u32()? as usize;
         let layers = number("block_count")?.to_u32()? as usize;
-        let eps = number("attention.layer_norm_rms_epsilon")?.to_f32()? as f64;
+        let eps = number("attention.layer_norm_rms_epsilon")?.to_f32()?;
         let rope_base = number("rope.freq_base").and_then(|v| v.to_f32()).unwrap_or(10_000.0);
         let head_dim = hidden / heads;
         let mut tensor = |name: &str| gguf.tensor(reader, name, device);
@@ -112,7 +110,7 @@ impl Qwen2 {
             })
             .collect::<Result<Vec<_>>>()?;
         let (cos, sin) = rotations(head_dim, rope_base, context, device)?;
-        Ok(Self { embeddings, layers, norm, eps, output, cos, sin, heads, kv_heads, head_dim })
+        Ok(Self { embeddings, layers, norm, eps, output, cos, sin, shape: Shape { heads, kv_heads, head_dim } })
     }
 
     /// Reads `tokens` at positions from `position` (the caches hold the
@@ -123,16 +121,15 @@ impl Qwen2 {
         let mut x = Tensor::cat(&rows, 0)?;
         let n = tokens.len();
         let (cos, sin) = (self.cos.narrow(0, position, n)?, self.sin.narrow(0, position, n)?);
-        let shape = Shape { heads: self.heads, kv_heads: self.kv_heads, head_dim: self.head_dim };
         for layer in &mut self.layers {
-            let normed = candle_nn::ops::rms_norm(&x, &layer.attention_norm, self.eps as f32)?;
-            x = (&x + layer.attend(&normed, position, &cos, &sin, shape)?)?;
-            let normed = candle_nn::ops::rms_norm(&x, &layer.ffn_norm, self.eps as f32)?;
+            let normed = candle_nn::ops::rms_norm(&x, &layer.attention_norm, self.eps)?;
+            x = (&x + layer.attend(&normed, position, &cos, &sin, self.shape)?)?;
+            let normed = candle_nn::ops::rms_norm(&x, &layer.ffn_norm, self.eps)?;
             let gated = (candle_nn::ops::silu(&layer.gate.forward(&normed)?)? * layer.up.forward(&normed)?)?;
             x = (&x + layer.down.forward(&gated)?)?;
         }
         let last = x.narrow(0, n - 1, 1)?;
-        let last = candle_nn::ops::rms_norm(&last, &self.norm, self.eps as f32)?;
+        let last = candle_nn::ops::rms_norm(&last, &self.norm, self.eps)?;
         self.output.forward(&last)?.squeeze(0)
     }
 
@@ -140,7 +137,7 @@ impl Qwen2 {
     /// prompt piece by piece allocates the caches once.
     pub fn reserve(&mut self, positions: usize) -> Result<()> {
         for layer in &mut self.layers {
-            layer.cache.reserve(positions, self.kv_heads, self.head_dim, self.norm.device())?;
+            layer.cache.reserve(positions, self.shape.kv_heads, self.shape.head_dim, self.norm.device())?;
         }
         Ok(())
     }
