@@ -10,6 +10,7 @@
 //! unrelated steps into an email.
 
 mod check;
+mod compact;
 pub mod ground;
 mod model;
 mod prompt;

@@ -8,14 +8,17 @@
 //! prompt length and position it saw. Here the embeddings stay quantised and
 //! a token's row is dequantised when it is read, the caches grow by
 //! doubling and are written in place, each key-value head attends for its
-//! group of query heads at once, and the mask is built per call.
+//! group of query heads at once, the mask is built per call, and the weights
+//! are multiplied in the file's own blocks (see [`Compact`]).
 
 use std::borrow::Cow;
 use std::io::{Read, Seek};
 
 use candle_core::quantized::gguf_file::Content;
-use candle_core::quantized::{GgmlDType, QMatMul, QStorage, QTensor};
-use candle_core::{DType, Device, Module, Result, Tensor};
+use candle_core::quantized::{GgmlDType, QStorage, QTensor};
+use candle_core::{DType, Device, Result, Tensor};
+
+use super::compact::Compact;
 
 /// Key-value caches grow by this many positions at least.
 const CACHE_STEP: usize = 512;
@@ -30,7 +33,7 @@ pub struct Qwen2 {
     layers: Vec<Layer>,
     norm: Tensor,
     eps: f32,
-    output: QMatMul,
+    output: Compact,
     cos: Tensor,
     sin: Tensor,
     shape: Shape,
@@ -46,17 +49,17 @@ struct Rows {
 
 struct Layer {
     attention_norm: Tensor,
-    q: QMatMul,
-    k: QMatMul,
-    v: QMatMul,
+    q: Compact,
+    k: Compact,
+    v: Compact,
     q_bias: Tensor,
     k_bias: Tensor,
     v_bias: Tensor,
-    out: QMatMul,
+    out: Compact,
     ffn_norm: Tensor,
-    gate: QMatMul,
-    up: QMatMul,
-    down: QMatMul,
+    gate: Compact,
+    up: Compact,
+    down: Compact,
     cache: Cache,
 }
 
@@ -84,9 +87,9 @@ impl Qwen2 {
         let float = |t: QTensor| t.dequantize(device);
         let embeddings = Rows::new(tensor("token_embd.weight")?)?;
         let output = match tensor("output.weight") {
-            Ok(output) => QMatMul::from_qtensor(output)?,
+            Ok(output) => Compact::new(output)?,
             // Tied to the embeddings.
-            Err(_) => QMatMul::from_qtensor(tensor("token_embd.weight")?)?,
+            Err(_) => Compact::new(tensor("token_embd.weight")?)?,
         };
         let norm = float(tensor("output_norm.weight")?)?;
         let layers = (0..layers)
@@ -94,17 +97,17 @@ impl Qwen2 {
                 let mut part = |name: &str| tensor(&format!("blk.{i}.{name}"));
                 Ok(Layer {
                     attention_norm: float(part("attn_norm.weight")?)?,
-                    q: QMatMul::from_qtensor(part("attn_q.weight")?)?,
-                    k: QMatMul::from_qtensor(part("attn_k.weight")?)?,
-                    v: QMatMul::from_qtensor(part("attn_v.weight")?)?,
+                    q: Compact::new(part("attn_q.weight")?)?,
+                    k: Compact::new(part("attn_k.weight")?)?,
+                    v: Compact::new(part("attn_v.weight")?)?,
                     q_bias: float(part("attn_q.bias")?)?,
                     k_bias: float(part("attn_k.bias")?)?,
                     v_bias: float(part("attn_v.bias")?)?,
-                    out: QMatMul::from_qtensor(part("attn_output.weight")?)?,
+                    out: Compact::new(part("attn_output.weight")?)?,
                     ffn_norm: float(part("ffn_norm.weight")?)?,
-                    gate: QMatMul::from_qtensor(part("ffn_gate.weight")?)?,
-                    up: QMatMul::from_qtensor(part("ffn_up.weight")?)?,
-                    down: QMatMul::from_qtensor(part("ffn_down.weight")?)?,
+                    gate: Compact::new(part("ffn_gate.weight")?)?,
+                    up: Compact::new(part("ffn_up.weight")?)?,
+                    down: Compact::new(part("ffn_down.weight")?)?,
                     cache: Cache::default(),
                 })
             })
