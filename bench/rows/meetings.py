@@ -130,8 +130,9 @@ def steps_row(summariser, meetings, steps, cpu, baseline=None, sample=False, qui
     )
 
 
-def facts_row(summariser, meetings, facts, baseline=None, sample=False, quick=False):
-    """`baseline`, `sample`: as for `steps_row`, in key facts held."""
+def facts_row(summariser, meetings, facts, baseline=None, sample=False, quick=False, written=None):
+    """`baseline`, `sample`: as for `steps_row`, in key facts held;
+    `written`: how many of the summaries the LLM wrote."""
     held, tuning = parts(facts)
     need = BUDGET[summariser]["coverage"]
     holds = (held.get("coverage") or 0) >= need
@@ -148,10 +149,11 @@ def facts_row(summariser, meetings, facts, baseline=None, sample=False, quick=Fa
     return Row(
         f"summary facts, dev set, {SUMMARISERS[summariser]}",
         f"held-out {show(held)}; tuning {show(tuning)} of key facts in the first {devset.SUMMARY_WORDS} words; "
-        f"all forms: {per_form}; {len(meetings)} meetings × 2 forms",
+        f"all forms: {per_form}; {len(meetings)} meetings × 2 forms"
+        + ("" if written is None else f"; the LLM's paragraph in {written} of {len(facts)} summaries"),
         budget, holds, quality=True,
         values={"heldOut": held, "tuning": tuning, "forms": forms, "meetings": [m.name for m in meetings],
-                "perMeeting": {f"{name}/{form}": s for (name, form), s in facts.items()}},
+                "perMeeting": {f"{name}/{form}": s for (name, form), s in facts.items()}, "llmSummaries": written},
     )
 
 
@@ -172,6 +174,9 @@ def measure(ctx):
         sample = ctx.quick
         items = sum(default[key][0] for key in steps)
         held = sum(default[key][1] for key in facts)
+        # How many summaries are the LLM's paragraph rather than the extracted
+        # sentences it falls back to when the paragraph fails its check.
+        written = sum(answer.get("summarySource") == "llm" for forms in answered.values() for answer in forms.values())
         rows += [steps_row(summariser, meetings, steps, cpu, items, sample),
-                 facts_row(summariser, meetings, facts, held, sample)]
+                 facts_row(summariser, meetings, facts, held, sample, written=written)]
     return rows

@@ -25,7 +25,7 @@ use candle_core::quantized::gguf_file::Content;
 use tokenizers::Tokenizer;
 
 use self::model::Model;
-use self::prompt::{ANSWER_START, ChatFormat};
+use self::prompt::{ANSWER_START, ChatFormat, STEPS_START};
 use super::choose::{SummariserChoice, SummariserOptions};
 use super::meeting::{Meeting, MeetingContext};
 use super::progress::Reporter;
@@ -34,10 +34,12 @@ use crate::domain::action_item::ActionItem;
 
 pub use self::prompt::parse as parse_answer;
 
-/// Progress when the extractive summariser is done, and when the LLM has
-/// checked its steps; the rewrite takes the rest.
+/// Progress when the extractive summariser is done, when the LLM has
+/// checked its steps and when it has written the summary paragraph; the
+/// steps' rewrite takes the rest.
 const EXTRACTED: u8 = 20;
 const CHECKED: u8 = 70;
+const WRITTEN: u8 = 85;
 /// The checker's system text, and the most tokens of its answer after a
 /// YES (the owner and the action, two short lines).
 const CHECKER: &str =
@@ -90,12 +92,12 @@ impl LlmSummariser {
         Ok(Self { model, tokenizer, format, stop, context, max_new_tokens, extractive })
     }
 
-    /// The model's answer to `request`, beginning with [`ANSWER_START`],
-    /// or `None` when the request does not fit the context.
-    fn ask(&mut self, request: &str, on_token: impl FnMut(usize)) -> Result<Option<String>, EngineError> {
-        let prompt = self.format.render(request);
+    /// The model's answer to `request`, begun for it with `start`, or
+    /// `None` when the request does not fit the context.
+    fn ask(&mut self, request: &str, start: &str, on_token: impl FnMut(usize)) -> Result<Option<String>, EngineError> {
+        let prompt = self.format.turn(prompt::SYSTEM, request, start);
         let answer = self.generate(&prompt, self.max_new_tokens, on_token)?;
-        Ok(answer.map(|answer| format!("{ANSWER_START}{answer}")))
+        Ok(answer.map(|answer| format!("{start}{answer}")))
     }
 
     /// The model's answer to a rendered `prompt`, at most `max_new` tokens;
@@ -199,12 +201,19 @@ impl Summariser for LlmSummariser {
         let action_items = self.check(&extracted, transcript, context, &mut progress)?;
         let next_steps = action_items.iter().map(ActionItem::line).collect();
         let extracted = Summary { action_items, next_steps, ..extracted };
-        let request = prompt::for_rewrite(&extracted);
         let budget = self.max_new_tokens;
-        let answer = self.ask(&request, |n| progress.part(CHECKED, 99, n, budget))?;
-        let summary = match answer {
-            Some(answer) => ground::rewritten(&extracted, &answer, transcript),
-            None => {
+        let paragraph = prompt::for_summary(&extracted, context);
+        let paragraph = self.ask(&paragraph, ANSWER_START, |n| progress.part(CHECKED, WRITTEN, n, budget))?;
+        let steps = match prompt::for_steps(&extracted) {
+            Some(steps) => self.ask(&steps, STEPS_START, |n| progress.part(WRITTEN, 99, n, budget))?,
+            None => Some(String::new()),
+        };
+        let summary = match (paragraph, steps) {
+            // The two answers read as one in the format `parse` knows.
+            (Some(paragraph), Some(steps)) => {
+                ground::rewritten(&extracted, &format!("{paragraph}\n{steps}"), transcript, context)
+            }
+            _ => {
                 tracing::info!("the notes are too long for the LLM's context; the extractive ones are kept");
                 extracted
             }

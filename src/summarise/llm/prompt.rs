@@ -1,19 +1,22 @@
-//! What Debrief asks the LLM and how it reads the answer: one fixed prompt
-//! in the model's chat format, giving it the extracted notes to rewrite
-//! and asking for a strict two-part answer.
+//! What Debrief asks the LLM and how it reads the answers: two fixed
+//! prompts in the model's chat format, one turning the extracted summary's
+//! sentences into a paragraph (`prompts/summary.txt`), one turning the
+//! steps into clean lines (`prompts/steps.txt`), each answer begun for the
+//! model in the format [`parse`] reads.
 
 use candle_core::quantized::gguf_file::Content;
 
 use crate::summarise::Summary;
+use crate::summarise::meeting::MeetingContext;
 
-/// The answer is started for the model, which keeps small models on format.
+/// The answers are started for the model, which keeps small models on format.
 pub const ANSWER_START: &str = "SUMMARY:";
+pub const STEPS_START: &str = "NEXT STEPS:\n1.";
 
-const SYSTEM: &str = "You edit meeting notes into clean, short prose for an email.";
+pub const SYSTEM: &str = "You edit meeting notes into clean, short prose for an email.";
 
-const INSTRUCTIONS: &str = "Rewrite these notes of a client meeting as clean written English. \
-Keep every name, number, date and decision. Do not add anything that is not in the notes. \
-Keep the next steps in the same order, one per line, each starting with a verb. Answer in the same format.";
+const SUMMARY: &str = include_str!("prompts/summary.txt");
+const STEPS: &str = include_str!("prompts/steps.txt");
 
 /// The chat formats Debrief can write; read from the GGUF's chat template.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -50,13 +53,6 @@ impl ChatFormat {
         }
     }
 
-    /// A conversation with the system text and one user message, ending
-    /// where the assistant's answer begins (with [`ANSWER_START`]). The
-    /// beginning-of-text token, if the model wants one, is the tokenizer's.
-    pub fn render(self, user: &str) -> String {
-        self.turn(SYSTEM, user, ANSWER_START)
-    }
-
     /// A conversation with `system` and one `user` message, the assistant's
     /// answer begun with `start`.
     pub fn turn(self, system: &str, user: &str, start: &str) -> String {
@@ -72,15 +68,47 @@ impl ChatFormat {
     }
 }
 
-/// The request to rewrite the extracted notes: the summary and the
-/// actions, numbered so the answer's lines map back to the items.
-pub fn for_rewrite(notes: &Summary) -> String {
-    let steps = if notes.action_items.is_empty() {
-        " none".to_string()
-    } else {
-        notes.action_items.iter().enumerate().map(|(i, item)| format!("\n{}. {}", i + 1, item.action)).collect()
-    };
-    format!("{INSTRUCTIONS}\n\n{ANSWER_START} {}\nNEXT STEPS:{steps}", notes.summary)
+/// The request for a summary paragraph of the extracted summary's
+/// sentences. Without the steps: given both, a small model summarises the
+/// steps and drops the figures.
+pub fn for_summary(notes: &Summary, context: &MeetingContext) -> String {
+    let date = context.date;
+    SUMMARY
+        .trim_end()
+        .replace("{me}", context.me.as_deref().unwrap_or("the consultant"))
+        .replace("{client}", context.client.as_deref().unwrap_or("the client"))
+        .replace("{date}", &format!("{} {} {} {}", date.weekday(), date.day(), date.month(), date.year()))
+        .replace("{notes}", &notes.summary)
+        .replace("{figures}", &figures(&notes.summary))
+}
+
+/// The figures of `notes` named again for the model, which drops them
+/// first when it writes prose: ", above all 48, £70,000 and 15%"; nothing
+/// when there are none in digits (Vosk spells them out).
+fn figures(notes: &str) -> String {
+    let mut figures: Vec<&str> = Vec::new();
+    for word in notes.split_whitespace() {
+        let figure = word.trim_end_matches(['.', ',', ';', ':', '!', '?', ')']);
+        if figure.chars().any(|c| c.is_ascii_digit()) && !figures.contains(&figure) {
+            figures.push(figure);
+        }
+    }
+    match figures.split_last() {
+        None => String::new(),
+        Some((only, [])) => format!(", above all {only}"),
+        Some((last, rest)) => format!(", above all {} and {last}", rest.join(", ")),
+    }
+}
+
+/// The request to rewrite the steps, numbered so the answer's lines map
+/// back to the items; `None` when there are none.
+pub fn for_steps(notes: &Summary) -> Option<String> {
+    if notes.action_items.is_empty() {
+        return None;
+    }
+    let steps: Vec<String> =
+        notes.action_items.iter().enumerate().map(|(i, item)| format!("{}. {}", i + 1, item.action)).collect();
+    Some(STEPS.trim_end().replace("{steps}", &steps.join("\n")))
 }
 
 /// Reads an answer in the format asked for. The reason it cannot, when it
