@@ -38,23 +38,6 @@ pub enum Form {
     Progressive,
 }
 
-impl Form {
-    pub const ALL: [Form; 12] = [
-        Form::Future,
-        Form::Intent,
-        Form::Ability,
-        Form::Duty,
-        Form::Hedge,
-        Form::Lets,
-        Form::LetMe,
-        Form::Request,
-        Form::Offer,
-        Form::Stated,
-        Form::Imperative,
-        Form::Progressive,
-    ];
-}
-
 /// Who the clause says acts.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Subject {
