@@ -13,7 +13,7 @@ use super::action::imperative;
 use super::clauses::{Clause, Form, Subject, clauses};
 use super::due::{self, Due};
 use super::features::{self, Features};
-use super::lexicon::FUNCTION_WORDS;
+use super::lexicon::is_function_word;
 use super::meeting::{Meeting, MeetingContext};
 use super::run_on;
 use super::text::terms;
@@ -299,7 +299,7 @@ fn reports_back(toks: &[Tok], c: &Candidate) -> bool {
         .take_while(|&k| k == c.clause.verb || !toks[k].is_any(&["by", "before", "until", "till"]))
         .filter(outside_due)
         .map(|k| &toks[k])
-        .filter(|t| !t.is_any(FUNCTION_WORDS))
+        .filter(|t| !is_function_word(&t.low))
         .peekable();
     words.peek().is_some() && words.all(|t| t.is_any(REPORT_BACK))
 }
@@ -366,7 +366,7 @@ fn received_thing(toks: &[Tok], c: &Candidate) -> Option<String> {
     let end = c.due.as_ref().map_or(c.clause.end, |d| d.start.max(c.clause.verb + 1)).min(c.clause.end);
     let named = (c.clause.verb + 1..end.min(toks.len()))
         .map(|k| &toks[k])
-        .any(|t| !t.is_any(FUNCTION_WORDS) && !t.is_any(REPORT_BACK) && !t.is_any(POINTERS) && !t.is_any(NO_NEW_THING));
+        .any(|t| !is_function_word(&t.low) && !t.is_any(REPORT_BACK) && !t.is_any(POINTERS) && !t.is_any(NO_NEW_THING));
     named.then(|| tokens::text(toks, c.clause.verb + 1, end))
 }
 

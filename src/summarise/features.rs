@@ -4,7 +4,7 @@
 //! habitual action, a question, an offer declined, a pleasantry).
 
 use super::clauses::{Clause, Form, Subject};
-use super::lexicon::{FUNCTION_WORDS, is_action_verb, is_general_verb, is_stative_verb};
+use super::lexicon::{is_action_verb, is_function_word, is_general_verb, is_stative_verb, is_stopword};
 use super::meeting::Meeting;
 use super::text::ritual_share;
 use super::tokens::Tok;
@@ -319,9 +319,9 @@ fn flag(on: bool) -> f32 {
 /// A word that names something: not a function word, a pronoun or filler.
 pub fn is_content(word: &str) -> bool {
     word.chars().count() > 2
-        && !FUNCTION_WORDS.contains(&word)
+        && !is_function_word(word)
         && !PRONOUNS.contains(&word)
-        && !super::text::is_stopword(word)
+        && !is_stopword(word)
         && !super::text::is_filler(word)
 }
 

@@ -4,6 +4,7 @@
 //! thing, when a noun phrase acts ("the price will go up").
 
 use super::clauses::{Subject, modal};
+use super::lexicon::is_function_word;
 use super::tokens::Tok;
 
 /// Nouns that make a phrase a group of people: "the finance team".
@@ -147,7 +148,7 @@ fn named(toks: &[Tok], at: usize) -> Option<(Subject, usize)> {
     if word.is_any(NOT_NAMES) || word.is_any(DETERMINERS) || !word.low.chars().all(|c| c.is_alphabetic() || c == '\'') {
         return None;
     }
-    if word.is_any(super::lexicon::FUNCTION_WORDS) {
+    if is_function_word(&word.low) {
         return None;
     }
     // "the finance team", "our legal people", "Sarah's team"; "Dev Malik".
@@ -177,7 +178,7 @@ fn is_surname(first: &Tok, next: &Tok) -> bool {
         && capitalised(next)
         && next.low.chars().all(char::is_alphabetic)
         && !next.is_any(NOT_NAMES)
-        && !next.is_any(super::lexicon::FUNCTION_WORDS)
+        && !is_function_word(&next.low)
 }
 
 /// "from finance", "at Hollins": where a named person works, said between

@@ -9,9 +9,10 @@ use std::collections::HashSet;
 
 use super::prompt;
 use crate::domain::action_item::ActionItem;
+use crate::summarise::lexicon::is_stopword;
 use crate::summarise::numbers;
 use crate::summarise::sentences;
-use crate::summarise::text::{is_stopword, words};
+use crate::summarise::text::words;
 use crate::summarise::{Summary, SummarySource};
 
 /// Share of the extractive summary's content words a rewrite must keep:
