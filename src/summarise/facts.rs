@@ -4,6 +4,7 @@
 
 use std::collections::HashSet;
 
+use super::lexicon::NOT_NAMES;
 use super::numbers;
 use super::tokens::Tok;
 
@@ -71,10 +72,11 @@ const UNITS: &[&str] = &[
 ];
 /// Words after a number that make it a price or a rate.
 const MONEY: &[&str] = &["percent", "pounds", "dollars", "euros", "grand", "k", "per"];
-/// Capitalised words that are no names.
-const NOT_NAMES: &[&str] = &[
-    "i", "okay", "ok", "yes", "no", "so", "and", "but", "the", "a", "we", "you", "it", "that", "this", "thanks",
-    "right", "well", "oh", "um", "uh", "sure", "great", "good", "hi", "hello", "yeah", "mm", "hmm", "alright",
+/// Capitalised words that are no names besides [`NOT_NAMES`]: "I", the
+/// articles, and the greetings and fillers a transcriber capitalises.
+const NOT_NAMES_WRITTEN: &[&str] = &[
+    "i", "ok", "the", "a", "we", "you", "thanks", "right", "oh", "um", "uh", "sure", "great", "good", "hi", "hello",
+    "mm", "hmm", "alright",
 ];
 const DAYS_AND_MONTHS: &[&str] = &[
     "monday",
@@ -175,7 +177,10 @@ pub fn of(toks: &[Tok], names: &HashSet<String>, sentence_index: usize) -> Vec<F
             facts.push(Fact { kind: Kind::Date, key: t.low.clone() });
         }
         let capitalised = t.orig.starts_with(|c: char| c.is_uppercase()) && i > 0 && toks[i - 1].mark.is_none();
-        if (capitalised && !NOT_NAMES.contains(&t.low.as_str()) && !DAYS_AND_MONTHS.contains(&t.low.as_str()))
+        if (capitalised
+            && !NOT_NAMES.contains(&t.low.as_str())
+            && !NOT_NAMES_WRITTEN.contains(&t.low.as_str())
+            && !DAYS_AND_MONTHS.contains(&t.low.as_str()))
             || names.contains(&t.low)
         {
             facts.push(Fact { kind: Kind::Name, key: t.low.trim_end_matches("'s").to_string() });

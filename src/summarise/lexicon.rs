@@ -1,6 +1,6 @@
 //! Word classes the summariser's rules share, each written once: verbs of
 //! work done after a meeting, verbs of state, function words and
-//! stopwords.
+//! stopwords, words that are never a name.
 
 /// Verbs that name work someone does after the meeting (base forms).
 const ACTION_VERBS: &[&str] = &[
@@ -276,6 +276,9 @@ pub const PHRASE_SKIPS: &[&[&str]] = &[
     &["have", "to"],
     &["want", "to"],
 ];
+/// Words that are never a name however they are written: the commonest
+/// replies, pronouns and conjunctions.
+pub const NOT_NAMES: &[&str] = &["okay", "yes", "no", "so", "and", "but", "it", "that", "this", "well", "yeah"];
 /// Grammar words: articles, pronouns, prepositions, conjunctions,
 /// auxiliaries and the commonest replies; both the function words and
 /// the stopwords are these and a few of their own.
