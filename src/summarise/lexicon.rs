@@ -1,6 +1,8 @@
 //! Word classes the summariser's rules share, each written once: verbs of
 //! work done after a meeting, verbs of state, function words and
-//! stopwords, words that are never a name.
+//! stopwords, the days and the months, words that are never a name.
+
+use time::{Month, Weekday};
 
 /// Verbs that name work someone does after the meeting (base forms).
 const ACTION_VERBS: &[&str] = &[
@@ -275,6 +277,40 @@ pub const PHRASE_SKIPS: &[&[&str]] = &[
     &["need", "to"],
     &["have", "to"],
     &["want", "to"],
+];
+/// The days of the week.
+pub const WEEKDAYS: &[(&str, Weekday)] = &[
+    ("monday", Weekday::Monday),
+    ("tuesday", Weekday::Tuesday),
+    ("wednesday", Weekday::Wednesday),
+    ("thursday", Weekday::Thursday),
+    ("friday", Weekday::Friday),
+    ("saturday", Weekday::Saturday),
+    ("sunday", Weekday::Sunday),
+];
+/// The months by their full names.
+pub const MONTHS: &[(&str, Month)] = &[
+    ("january", Month::January),
+    ("february", Month::February),
+    ("march", Month::March),
+    ("april", Month::April),
+    ("may", Month::May),
+    ("june", Month::June),
+    ("july", Month::July),
+    ("august", Month::August),
+    ("september", Month::September),
+    ("october", Month::October),
+    ("november", Month::November),
+    ("december", Month::December),
+];
+/// The months by their short names: "Sept", "Dec".
+pub const SHORT_MONTHS: &[(&str, Month)] = &[
+    ("jan", Month::January),
+    ("feb", Month::February),
+    ("sept", Month::September),
+    ("oct", Month::October),
+    ("nov", Month::November),
+    ("dec", Month::December),
 ];
 /// Words that are never a name however they are written: the commonest
 /// replies, pronouns and conjunctions.
