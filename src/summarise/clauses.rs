@@ -5,7 +5,7 @@
 //! the subject and form of the first, so each keeps its own deadline. Which
 //! candidates are commitments is for the classifier to say.
 
-use super::lexicon::{ADVERBS, PHRASE_SKIPS, is_action_verb, is_general_verb, is_verb_like};
+use super::lexicon::{ADVERBS, PHRASE_SKIPS, is_action_verb, is_function_word, is_general_verb, is_verb_like};
 use super::subject::{DETERMINERS, subject_at, subject_with_determiner};
 use super::tokens::Tok;
 
@@ -36,23 +36,6 @@ pub enum Form {
     Imperative,
     /// "I'm sending it tonight".
     Progressive,
-}
-
-impl Form {
-    pub const ALL: [Form; 12] = [
-        Form::Future,
-        Form::Intent,
-        Form::Ability,
-        Form::Duty,
-        Form::Hedge,
-        Form::Lets,
-        Form::LetMe,
-        Form::Request,
-        Form::Offer,
-        Form::Stated,
-        Form::Imperative,
-        Form::Progressive,
-    ];
 }
 
 /// Who the clause says acts.
@@ -430,7 +413,7 @@ fn request_in_run(toks: &[Tok], k: usize) -> bool {
     toks.get(k).is_some_and(|t| t.is_any(&["can", "could"]))
         && toks.get(k + 1).is_some_and(|t| t.is("you"))
         && super::tokens::unmarked(toks)
-        && !before.is_any(super::lexicon::FUNCTION_WORDS)
+        && !is_function_word(&before.low)
         && !before.is_any(&["what", "how", "where", "when", "why", "who", "which", "whether", "if", "else", "soon"])
         && !is_action_verb(&before.low)
         && !is_general_verb(&before.low)

@@ -12,8 +12,8 @@ use std::collections::HashSet;
 use super::action::imperative;
 use super::clauses::{Clause, Form, Subject, clauses};
 use super::due::{self, Due};
-use super::features::{self, COUNT};
-use super::lexicon::FUNCTION_WORDS;
+use super::features::{self, Features};
+use super::lexicon::is_function_word;
 use super::meeting::{Meeting, MeetingContext};
 use super::run_on;
 use super::text::terms;
@@ -27,7 +27,7 @@ pub struct Candidate {
     pub sentence: usize,
     pub clause: Clause,
     pub due: Option<Due>,
-    pub features: [f32; COUNT],
+    pub features: Features,
 }
 
 /// Words that make a reply more than a yes: "sure, and I'll also…".
@@ -139,7 +139,7 @@ pub fn items(
     for (i, c) in candidates.iter().enumerate() {
         let toks = &meeting.sentences[c.sentence].toks;
         let accepted = probabilities[i] >= threshold;
-        let vague = feature(c, "object_words") == 0.0;
+        let vague = c.features.object_words == 0.0;
         // "I'll check with HMRC whether …, and let you know by Wednesday":
         // a deadline said in a later clause of the sentence is the
         // commitment's too, whatever becomes of that clause.
@@ -247,7 +247,7 @@ pub fn items(
                 .find(|&j| {
                     let d = &candidates[j];
                     made[j].is_some()
-                        || (!d.clause.negated && d.clause.subject != Subject::Thing && feature(d, "object_words") > 0.0)
+                        || (!d.clause.negated && d.clause.subject != Subject::Thing && d.features.object_words > 0.0)
                 })
                 .filter(|&j| made[j].is_none());
             let before = drafts.iter().rposition(|d| c.sentence - d.sentence <= REPORT_BACK_REACH);
@@ -299,7 +299,7 @@ fn reports_back(toks: &[Tok], c: &Candidate) -> bool {
         .take_while(|&k| k == c.clause.verb || !toks[k].is_any(&["by", "before", "until", "till"]))
         .filter(outside_due)
         .map(|k| &toks[k])
-        .filter(|t| !t.is_any(FUNCTION_WORDS))
+        .filter(|t| !is_function_word(&t.low))
         .peekable();
     words.peek().is_some() && words.all(|t| t.is_any(REPORT_BACK))
 }
@@ -366,7 +366,7 @@ fn received_thing(toks: &[Tok], c: &Candidate) -> Option<String> {
     let end = c.due.as_ref().map_or(c.clause.end, |d| d.start.max(c.clause.verb + 1)).min(c.clause.end);
     let named = (c.clause.verb + 1..end.min(toks.len()))
         .map(|k| &toks[k])
-        .any(|t| !t.is_any(FUNCTION_WORDS) && !t.is_any(REPORT_BACK) && !t.is_any(POINTERS) && !t.is_any(NO_NEW_THING));
+        .any(|t| !is_function_word(&t.low) && !t.is_any(REPORT_BACK) && !t.is_any(POINTERS) && !t.is_any(NO_NEW_THING));
     named.then(|| tokens::text(toks, c.clause.verb + 1, end))
 }
 
@@ -374,7 +374,7 @@ fn received_thing(toks: &[Tok], c: &Candidate) -> Option<String> {
 /// imperative, its deadline; `None` when the action is under two words.
 fn commitment(meeting: &Meeting, context: &MeetingContext, c: &Candidate, score: f32) -> Option<Draft> {
     let toks = &meeting.sentences[c.sentence].toks;
-    let replier = meeting.reply(c.sentence).filter(|_| feature(c, "accepted") > 0.0);
+    let replier = meeting.reply(c.sentence).filter(|_| c.features.accepted > 0.0);
     let who = who::of(meeting, c.sentence, &c.clause, replier, context);
     let action = imperative(toks, c.clause.verb, c.clause.end, c.due.as_ref().map(|d| (d.start, d.end)));
     (action.split_whitespace().count() >= 2).then(|| draft(c.sentence, score, who, action, c.due.clone()))
@@ -394,10 +394,6 @@ fn made_before(meeting: &Meeting, candidates: &[Candidate], made: &[Option<usize
     made[j]
 }
 
-fn feature(c: &Candidate, name: &str) -> f32 {
-    features::NAMES.iter().position(|n| *n == name).map_or(0.0, |i| c.features[i])
-}
-
 fn draft(sentence: usize, score: f32, who: Who, action: String, due: Option<Due>) -> Draft {
     let words = terms(&action).collect();
     Draft { sentence, score, who, action, due, words }
@@ -412,7 +408,7 @@ fn request_before(meeting: &Meeting, candidates: &[Candidate], i: usize, at_once
         let reply = meeting.reply(r.sentence);
         r.sentence < c.sentence
             && matches!(r.clause.form, Form::Request | Form::Imperative | Form::Offer)
-            && feature(r, "object_words") > 0.0
+            && r.features.object_words > 0.0
             && reply.is_some_and(|reply| if at_once { reply == c.sentence } else { reply <= c.sentence })
     })
 }
@@ -512,7 +508,7 @@ mod tests {
             .into_iter()
             .map(|clause| {
                 let due = due::find(&toks, clause.verb, clause.end, date);
-                check(&toks, &Candidate { sentence: 0, clause, due, features: [0.0; COUNT] })
+                check(&toks, &Candidate { sentence: 0, clause, due, features: Features::default() })
             })
             .collect()
     }

@@ -16,6 +16,7 @@ use super::calendar::{
     Part, add_months, dated, monday_of, month, next_numbered_day, quarter, quarter_named, week, weekday_index, year,
     year_of,
 };
+use super::lexicon::{MONTHS, SHORT_MONTHS, WEEKDAYS};
 use super::numbers;
 use super::tokens::Tok;
 
@@ -64,35 +65,6 @@ const LISTED_TIME_WORDS: usize = 4;
 /// Words after a time that say more of it: "Friday morning", "Friday at
 /// the latest".
 const TIME_OF_DAY: &[&str] = &["morning", "afternoon", "evening", "night", "lunchtime", "noon", "midday", "eod"];
-const WEEKDAYS: &[(&str, Weekday)] = &[
-    ("monday", Weekday::Monday),
-    ("tuesday", Weekday::Tuesday),
-    ("wednesday", Weekday::Wednesday),
-    ("thursday", Weekday::Thursday),
-    ("friday", Weekday::Friday),
-    ("saturday", Weekday::Saturday),
-    ("sunday", Weekday::Sunday),
-];
-const MONTHS: &[(&str, Month)] = &[
-    ("january", Month::January),
-    ("february", Month::February),
-    ("march", Month::March),
-    ("april", Month::April),
-    ("may", Month::May),
-    ("june", Month::June),
-    ("july", Month::July),
-    ("august", Month::August),
-    ("september", Month::September),
-    ("october", Month::October),
-    ("november", Month::November),
-    ("december", Month::December),
-    ("jan", Month::January),
-    ("feb", Month::February),
-    ("sept", Month::September),
-    ("oct", Month::October),
-    ("nov", Month::November),
-    ("dec", Month::December),
-];
 /// Words after "before"/"ahead of" that start an event: "before the audit".
 const EVENT_OPENERS: &[&str] = &["the", "our", "your", "their", "my", "next", "this"];
 /// Words that end an event's name ("before the audit, and…").
@@ -602,7 +574,7 @@ fn weekday(word: &str) -> Option<Weekday> {
 }
 
 fn month_named(word: &str) -> Option<Month> {
-    MONTHS.iter().find(|(name, _)| *name == word).map(|(_, m)| *m)
+    MONTHS.iter().chain(SHORT_MONTHS).find(|(name, _)| *name == word).map(|(_, m)| *m)
 }
 
 #[cfg(test)]

@@ -72,7 +72,7 @@ fn lexical(meeting: &Meeting, context: &MeetingContext, candidates: &[Candidate]
     let centrality = without_rituals(&vectors.centrality(), &texts);
     let all: Vec<usize> = (0..texts.len()).collect();
     let model = &weights().lexical;
-    let probabilities: Vec<f32> = candidates.iter().map(|c| model.probability(&c.features)).collect();
+    let probabilities: Vec<f32> = candidates.iter().map(|c| model.probability(&c.features.values())).collect();
     let committed = committed(meeting, candidates, &probabilities, model.threshold);
     let items = commitments::items(meeting, context, candidates, &probabilities, model.threshold);
     let summary = summary(meeting, &all, &centrality, &committed, &items, |i, j| vectors.similarity(i, j));
@@ -99,7 +99,7 @@ fn embedded(
     }
     let mut candidate_rows: Vec<Option<usize>> = vec![None; candidates.len()];
     for (i, c) in candidates.iter().enumerate() {
-        if lexical.probability(&c.features) < WORTH_EMBEDDING {
+        if lexical.probability(&c.features.values()) < WORTH_EMBEDDING {
             continue;
         }
         candidate_rows[i] = Some(match commitments::embedding_text(meeting, candidates, i) {
@@ -130,7 +130,7 @@ fn embedded(
         .iter()
         .zip(&candidate_rows)
         .map(|(c, row)| match row {
-            Some(row) => model.probability(&[&c.features[..], &vectors[*row]].concat()),
+            Some(row) => model.probability(&[&c.features.values()[..], &vectors[*row]].concat()),
             None => 0.0,
         })
         .collect();

@@ -4,6 +4,7 @@
 
 use std::collections::HashSet;
 
+use super::lexicon::{MONTHS, NOT_NAMES, WEEKDAYS};
 use super::numbers;
 use super::tokens::Tok;
 
@@ -71,38 +72,16 @@ const UNITS: &[&str] = &[
 ];
 /// Words after a number that make it a price or a rate.
 const MONEY: &[&str] = &["percent", "pounds", "dollars", "euros", "grand", "k", "per"];
-/// Capitalised words that are no names.
-const NOT_NAMES: &[&str] = &[
-    "i", "okay", "ok", "yes", "no", "so", "and", "but", "the", "a", "we", "you", "it", "that", "this", "thanks",
-    "right", "well", "oh", "um", "uh", "sure", "great", "good", "hi", "hello", "yeah", "mm", "hmm", "alright",
+/// Capitalised words that are no names besides [`NOT_NAMES`]: "I", the
+/// articles, and the greetings and fillers a transcriber capitalises.
+const NOT_NAMES_WRITTEN: &[&str] = &[
+    "i", "ok", "the", "a", "we", "you", "thanks", "right", "oh", "um", "uh", "sure", "great", "good", "hi", "hello",
+    "mm", "hmm", "alright",
 ];
-const DAYS_AND_MONTHS: &[&str] = &[
-    "monday",
-    "tuesday",
-    "wednesday",
-    "thursday",
-    "friday",
-    "saturday",
-    "sunday",
-    "january",
-    "february",
-    "march",
-    "april",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-    "q1",
-    "q2",
-    "q3",
-    "q4",
-    "tomorrow",
-    "christmas",
-    "weekend",
-];
+/// Words of a date besides [`WEEKDAYS`] and [`MONTHS`]; the short names
+/// are left out ("Jan" may as well be a person), and "may" counts only
+/// before a day (below): else it is the modal.
+const DATE_WORDS: &[&str] = &["q1", "q2", "q3", "q4", "tomorrow", "christmas", "weekend"];
 
 /// What a fact is, for how much a summary gains by it: a price or a rate
 /// most, the figure a client's email is most often about (key facts of
@@ -170,12 +149,14 @@ pub fn of(toks: &[Tok], names: &HashSet<String>, sentence_index: usize) -> Vec<F
             i += n.len;
             continue;
         }
-        if DAYS_AND_MONTHS.contains(&t.low.as_str()) || (t.low == "may" && i > 0 && numbers::at(&lows, i + 1).is_some())
-        {
+        if is_date_word(&t.low) || (t.low == "may" && i > 0 && numbers::at(&lows, i + 1).is_some()) {
             facts.push(Fact { kind: Kind::Date, key: t.low.clone() });
         }
         let capitalised = t.orig.starts_with(|c: char| c.is_uppercase()) && i > 0 && toks[i - 1].mark.is_none();
-        if (capitalised && !NOT_NAMES.contains(&t.low.as_str()) && !DAYS_AND_MONTHS.contains(&t.low.as_str()))
+        if (capitalised
+            && !NOT_NAMES.contains(&t.low.as_str())
+            && !NOT_NAMES_WRITTEN.contains(&t.low.as_str())
+            && !is_date_word(&t.low))
             || names.contains(&t.low)
         {
             facts.push(Fact { kind: Kind::Name, key: t.low.trim_end_matches("'s").to_string() });
@@ -201,6 +182,13 @@ fn lets_decide(lows: &[&str]) -> bool {
         let verb = at + 1 + usize::from(lows.get(at + 1) == Some(&"just"));
         lows.get(verb).is_some_and(|verb| !MEETING_TALK.contains(verb))
     })
+}
+
+/// A day, a month or another word of a date.
+fn is_date_word(word: &str) -> bool {
+    WEEKDAYS.iter().any(|(day, _)| *day == word)
+        || MONTHS.iter().any(|(month, _)| *month == word && word != "may")
+        || DATE_WORDS.contains(&word)
 }
 
 fn has_digit(word: &str) -> bool {

@@ -4,64 +4,85 @@
 //! habitual action, a question, an offer declined, a pleasantry).
 
 use super::clauses::{Clause, Form, Subject};
-use super::lexicon::{FUNCTION_WORDS, is_action_verb, is_general_verb, is_stative_verb};
+use super::lexicon::{is_action_verb, is_function_word, is_general_verb, is_stative_verb, is_stopword};
 use super::meeting::Meeting;
 use super::text::ritual_share;
 use super::tokens::Tok;
 
-/// The features' names, in order: the weights file names them too, so
-/// weights trained for another list are refused.
-pub const NAMES: &[&str] = &[
-    "form_future",
-    "form_intent",
-    "form_ability",
-    "form_duty",
-    "form_hedge",
-    "form_lets",
-    "form_let_me",
-    "form_request",
-    "form_offer",
-    "form_stated",
-    "form_imperative",
-    "form_progressive",
-    "subject_i",
-    "subject_we",
-    "subject_you",
-    "subject_other",
-    "subject_named",
-    "subject_thing",
-    "verb_action",
-    "verb_general",
-    "verb_stative",
-    "deadline",
-    "deadline_dated",
-    "object_words",
-    "object_pronoun_only",
-    "clause_length",
-    "question",
-    "conditional",
-    "hypothetical",
-    "past",
-    "habitual",
-    "negated",
-    "pleasantry",
-    "hedged",
-    "accepted",
-    "declined",
-    "conjunct",
-    "recap",
-    "options",
-    "first_person_commits",
-    "request_accepted",
-    "offer_declined",
-    "you_will",
-    "question_not_request",
-    "duty_we",
-    "particle",
-];
+/// [`Features`] and [`NAMES`] from one list, so the fields and the names
+/// cannot drift apart: the weights file names them too, so weights trained
+/// for another list are refused.
+macro_rules! features {
+    ($($name:ident),* $(,)?) => {
+        /// A candidate clause's features, read by name so that a misspelt
+        /// one does not compile.
+        #[derive(Debug, Clone, Copy, Default, PartialEq)]
+        pub struct Features {
+            $(pub $name: f32,)*
+        }
 
-pub const COUNT: usize = 46;
-const _: () = assert!(NAMES.len() == COUNT);
+        /// The features' names, in the order the classifier reads them.
+        pub const NAMES: &[&str] = &[$(stringify!($name)),*];
+
+        impl Features {
+            /// The features in the order of [`NAMES`], as the classifier reads them.
+            pub fn values(&self) -> [f32; COUNT] {
+                [$(self.$name),*]
+            }
+        }
+    };
+}
+
+features!(
+    form_future,
+    form_intent,
+    form_ability,
+    form_duty,
+    form_hedge,
+    form_lets,
+    form_let_me,
+    form_request,
+    form_offer,
+    form_stated,
+    form_imperative,
+    form_progressive,
+    subject_i,
+    subject_we,
+    subject_you,
+    subject_other,
+    subject_named,
+    subject_thing,
+    verb_action,
+    verb_general,
+    verb_stative,
+    deadline,
+    deadline_dated,
+    object_words,
+    object_pronoun_only,
+    clause_length,
+    question,
+    conditional,
+    hypothetical,
+    past,
+    habitual,
+    negated,
+    pleasantry,
+    hedged,
+    accepted,
+    declined,
+    conjunct,
+    recap,
+    options,
+    first_person_commits,
+    request_accepted,
+    offer_declined,
+    you_will,
+    question_not_request,
+    duty_we,
+    particle,
+);
+
+pub const COUNT: usize = NAMES.len();
 
 /// Words that make what follows a supposition.
 const CONDITIONALS: &[&str] =
@@ -215,76 +236,80 @@ const RECAP_REACH: usize = 6;
 
 /// The features of `clause`, found in sentence `s` of `meeting`; `due` and
 /// `dated`: whether it names a deadline, and one that resolves to a date.
-pub fn of(meeting: &Meeting, s: usize, clause: &Clause, due: bool, dated: bool) -> [f32; COUNT] {
+pub fn of(meeting: &Meeting, s: usize, clause: &Clause, due: bool, dated: bool) -> Features {
     let toks = &meeting.sentences[s].toks;
-    let mut f = [0f32; COUNT];
-    let mut set = |name: &str, value: f32| {
-        let i = NAMES.iter().position(|n| *n == name).expect("a named feature");
-        f[i] = value;
-    };
-    let form_index = Form::ALL.iter().position(|x| *x == clause.form).unwrap_or(0);
-    set(NAMES[form_index], 1.0);
-    let subject = match &clause.subject {
-        Subject::I => "subject_i",
-        Subject::We => "subject_we",
-        Subject::You => "subject_you",
-        Subject::Other => "subject_other",
-        Subject::Named(_) => "subject_named",
-        Subject::Thing | Subject::Unsaid => "subject_thing",
-    };
-    set(subject, 1.0);
+    let form = |form: Form| flag(clause.form == form);
+    let subject = |subject: Subject| flag(clause.subject == subject);
     let verb = toks.get(clause.verb).map_or("", |t| t.low.as_str());
     let verb = verb.strip_suffix("ing").filter(|_| clause.form == Form::Progressive).unwrap_or(verb);
     let action = is_action_verb(verb) || is_action_verb(&format!("{verb}e"));
-    set("verb_action", flag(action));
-    set("verb_general", flag(!action && is_general_verb(verb)));
-    set("verb_stative", flag(!action && is_stative_verb(verb)));
-    set("deadline", flag(due));
-    set("deadline_dated", flag(dated));
     let object: Vec<&Tok> = toks[(clause.verb + 1).min(clause.end)..clause.end].iter().collect();
     let content = object.iter().filter(|t| is_content(&t.low)).count();
-    set("object_words", content.min(4) as f32 / 4.0);
-    set("object_pronoun_only", flag(content == 0 && object.iter().any(|t| t.is_any(PRONOUNS))));
-    set("clause_length", (clause.end - clause.verb).min(20) as f32 / 20.0);
     let question = is_question(toks);
-    set("question", flag(question));
     let before = &toks[..clause.verb];
     let conditional =
         before.iter().any(|t| t.is_any(CONDITIONALS)) || toks[clause.verb..clause.end].iter().any(|t| t.is("if"));
-    set("conditional", flag(conditional));
     let would = toks[clause.start..clause.verb].iter().any(|t| t.is_any(&["would", "could", "might"]));
-    set("hypothetical", flag(conditional && (would || clause.form == Form::Hedge)));
     let past = toks.iter().any(|t| t.is_any(PAST))
         || before.windows(2).any(|w| w[0].is_any(&["have", "has", "had"]) && w[1].low.ends_with("ed"));
-    set("past", flag(past));
-    set("habitual", flag(toks.iter().any(|t| t.is_any(HABITUAL))));
-    set("negated", flag(clause.negated || before.iter().rev().take(4).any(|t| t.is_any(&["not", "never", "no"]))));
-    set("pleasantry", ritual_share(&meeting.sentences[s].text));
-    set("hedged", flag(before.iter().any(|t| t.is_any(HEDGES))));
     let reply = meeting.reply(s).map(|r| &meeting.sentences[r].toks[..]);
     let sure = reply.is_some_and(|r| opens_with(r, ACCEPT));
     let declined = !sure && reply.is_some_and(|r| says_early(r, DECLINE));
     let accepted = sure || (!declined && reply.is_some_and(|r| opens_with(r, LIKELY_ACCEPT)));
-    set("accepted", flag(accepted));
-    set("declined", flag(declined));
-    set("conjunct", flag(clause.conjunct));
     let recap = (s.saturating_sub(RECAP_REACH)..=s).any(|i| {
         let t = &meeting.sentences[i].toks;
         t.iter().any(|w| w.is_any(RECAP)) || t.windows(2).any(|w| w[0].is("next") && w[1].is_any(&["steps", "step"]))
     });
-    set("recap", flag(recap));
-    set("options", flag(toks.iter().any(|t| t.is_any(OPTIONS))));
     let committing = matches!(clause.form, Form::Future | Form::Intent | Form::LetMe | Form::Lets | Form::Progressive);
-    set("first_person_commits", flag(committing && matches!(clause.subject, Subject::I | Subject::We)));
     let asked = matches!(clause.form, Form::Request | Form::Imperative | Form::Offer);
-    set("request_accepted", flag(asked && accepted));
-    set("offer_declined", flag(clause.form == Form::Offer && declined));
-    set("you_will", flag(clause.subject == Subject::You && clause.form == Form::Future));
-    set("question_not_request", flag(question && !asked));
-    set("duty_we", flag(clause.form == Form::Duty && clause.subject == Subject::We));
-    let particle = object.iter().take(3).any(|t| t.is_any(PARTICLES));
-    set("particle", flag(particle));
-    f
+    Features {
+        form_future: form(Form::Future),
+        form_intent: form(Form::Intent),
+        form_ability: form(Form::Ability),
+        form_duty: form(Form::Duty),
+        form_hedge: form(Form::Hedge),
+        form_lets: form(Form::Lets),
+        form_let_me: form(Form::LetMe),
+        form_request: form(Form::Request),
+        form_offer: form(Form::Offer),
+        form_stated: form(Form::Stated),
+        form_imperative: form(Form::Imperative),
+        form_progressive: form(Form::Progressive),
+        subject_i: subject(Subject::I),
+        subject_we: subject(Subject::We),
+        subject_you: subject(Subject::You),
+        subject_other: subject(Subject::Other),
+        subject_named: flag(matches!(clause.subject, Subject::Named(_))),
+        subject_thing: flag(matches!(clause.subject, Subject::Thing | Subject::Unsaid)),
+        verb_action: flag(action),
+        verb_general: flag(!action && is_general_verb(verb)),
+        verb_stative: flag(!action && is_stative_verb(verb)),
+        deadline: flag(due),
+        deadline_dated: flag(dated),
+        object_words: content.min(4) as f32 / 4.0,
+        object_pronoun_only: flag(content == 0 && object.iter().any(|t| t.is_any(PRONOUNS))),
+        clause_length: (clause.end - clause.verb).min(20) as f32 / 20.0,
+        question: flag(question),
+        conditional: flag(conditional),
+        hypothetical: flag(conditional && (would || clause.form == Form::Hedge)),
+        past: flag(past),
+        habitual: flag(toks.iter().any(|t| t.is_any(HABITUAL))),
+        negated: flag(clause.negated || before.iter().rev().take(4).any(|t| t.is_any(&["not", "never", "no"]))),
+        pleasantry: ritual_share(&meeting.sentences[s].text),
+        hedged: flag(before.iter().any(|t| t.is_any(HEDGES))),
+        accepted: flag(accepted),
+        declined: flag(declined),
+        conjunct: flag(clause.conjunct),
+        recap: flag(recap),
+        options: flag(toks.iter().any(|t| t.is_any(OPTIONS))),
+        first_person_commits: flag(committing && matches!(clause.subject, Subject::I | Subject::We)),
+        request_accepted: flag(asked && accepted),
+        offer_declined: flag(clause.form == Form::Offer && declined),
+        you_will: flag(clause.subject == Subject::You && clause.form == Form::Future),
+        question_not_request: flag(question && !asked),
+        duty_we: flag(clause.form == Form::Duty && clause.subject == Subject::We),
+        particle: flag(object.iter().take(3).any(|t| t.is_any(PARTICLES))),
+    }
 }
 
 fn flag(on: bool) -> f32 {
@@ -294,9 +319,9 @@ fn flag(on: bool) -> f32 {
 /// A word that names something: not a function word, a pronoun or filler.
 pub fn is_content(word: &str) -> bool {
     word.chars().count() > 2
-        && !FUNCTION_WORDS.contains(&word)
+        && !is_function_word(word)
         && !PRONOUNS.contains(&word)
-        && !super::text::is_stopword(word)
+        && !is_stopword(word)
         && !super::text::is_filler(word)
 }
 

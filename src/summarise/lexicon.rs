@@ -1,5 +1,8 @@
-//! Word classes the clause finder and the features share: verbs of work
-//! done after a meeting, verbs of state, function words.
+//! Word classes the summariser's rules share, each written once: verbs of
+//! work done after a meeting, verbs of state, function words and
+//! stopwords, the days and the months, words that are never a name.
+
+use time::{Month, Weekday};
 
 /// Verbs that name work someone does after the meeting (base forms).
 const ACTION_VERBS: &[&str] = &[
@@ -275,129 +278,155 @@ pub const PHRASE_SKIPS: &[&[&str]] = &[
     &["have", "to"],
     &["want", "to"],
 ];
-/// Words that never head a verb phrase or a name.
-pub const FUNCTION_WORDS: &[&str] = &[
-    "a",
-    "an",
-    "the",
-    "this",
-    "that",
-    "these",
-    "those",
-    "my",
-    "your",
-    "our",
-    "their",
-    "his",
-    "her",
-    "its",
-    "i",
-    "we",
-    "you",
-    "he",
-    "she",
-    "they",
-    "it",
-    "me",
-    "us",
-    "them",
-    "him",
-    "to",
-    "of",
-    "in",
-    "on",
-    "at",
-    "by",
-    "for",
-    "with",
-    "from",
-    "about",
-    "into",
-    "over",
-    "under",
-    "and",
-    "or",
-    "but",
-    "so",
-    "if",
-    "because",
-    "not",
-    "no",
-    "yes",
-    "very",
-    "too",
-    "there",
-    "here",
-    "what",
-    "which",
-    "who",
-    "when",
-    "where",
-    "why",
-    "how",
-    "all",
-    "some",
-    "any",
+/// The days of the week.
+pub const WEEKDAYS: &[(&str, Weekday)] = &[
+    ("monday", Weekday::Monday),
+    ("tuesday", Weekday::Tuesday),
+    ("wednesday", Weekday::Wednesday),
+    ("thursday", Weekday::Thursday),
+    ("friday", Weekday::Friday),
+    ("saturday", Weekday::Saturday),
+    ("sunday", Weekday::Sunday),
+];
+/// The months by their full names.
+pub const MONTHS: &[(&str, Month)] = &[
+    ("january", Month::January),
+    ("february", Month::February),
+    ("march", Month::March),
+    ("april", Month::April),
+    ("may", Month::May),
+    ("june", Month::June),
+    ("july", Month::July),
+    ("august", Month::August),
+    ("september", Month::September),
+    ("october", Month::October),
+    ("november", Month::November),
+    ("december", Month::December),
+];
+/// The months by their short names: "Sept", "Dec".
+pub const SHORT_MONTHS: &[(&str, Month)] = &[
+    ("jan", Month::January),
+    ("feb", Month::February),
+    ("sept", Month::September),
+    ("oct", Month::October),
+    ("nov", Month::November),
+    ("dec", Month::December),
+];
+/// Words that are never a name however they are written: the commonest
+/// replies, pronouns and conjunctions.
+pub const NOT_NAMES: &[&str] = &["okay", "yes", "no", "so", "and", "but", "it", "that", "this", "well", "yeah"];
+/// Grammar words: articles, pronouns, prepositions, conjunctions,
+/// auxiliaries and the commonest replies; both the function words and
+/// the stopwords are these and a few of their own.
+const GRAMMAR_WORDS: &[&str] = &[
+    "a", "an", "the", "this", "that", "these", "those", "my", "your", "our", "their", "his", "her", "its", "i", "we",
+    "you", "he", "she", "they", "it", "me", "us", "them", "him", "to", "of", "in", "on", "at", "by", "for", "with",
+    "from", "about", "into", "over", "under", "and", "or", "but", "so", "if", "because", "not", "no", "yes", "very",
+    "too", "there", "here", "what", "which", "who", "when", "where", "why", "how", "all", "some", "any", "more",
+    "most", "much", "is", "are", "was", "were", "am", "been", "being", "does", "did", "will", "would", "should", "can",
+    "could", "than", "then", "as", "okay", "ok", "yeah", "well", "sure", "going", "gonna", "be", "up", "out", "off",
+    "down", "one", "other", "same", "such", "only", "even", "again", "also", "just",
+];
+/// Besides the grammar words, words that never head a verb phrase or a
+/// name (modals, quantities, "able to"): the term statistics count them.
+const MORE_FUNCTION_WORDS: &[&str] = &[
     "every",
-    "more",
-    "most",
-    "much",
     "many",
-    "is",
-    "are",
-    "was",
-    "were",
-    "am",
-    "been",
-    "being",
-    "does",
-    "did",
-    "will",
-    "would",
     "shall",
-    "should",
-    "can",
-    "could",
     "may",
     "might",
     "must",
-    "than",
-    "then",
-    "as",
-    "okay",
-    "ok",
-    "yeah",
-    "well",
-    "sure",
     "able",
     "happy",
     "ready",
-    "going",
-    "gonna",
-    "not",
     "never",
-    "be",
-    "up",
-    "out",
-    "off",
-    "down",
     "something",
     "anything",
     "nothing",
     "everything",
-    "one",
     "two",
     "three",
-    "other",
     "another",
-    "same",
-    "such",
-    "only",
-    "even",
-    "again",
-    "also",
-    "just",
 ];
+/// Besides the grammar words, words that carry no topic: light verbs
+/// ("get", "think") that may head a clause, so no function words, and
+/// fillers and contractions.
+const MORE_STOPWORDS: &[&str] = &[
+    "above",
+    "after",
+    "before",
+    "both",
+    "do",
+    "doing",
+    "don't",
+    "during",
+    "each",
+    "few",
+    "get",
+    "got",
+    "had",
+    "has",
+    "have",
+    "having",
+    "hers",
+    "i'm",
+    "it's",
+    "know",
+    "let's",
+    "like",
+    "nor",
+    "now",
+    "once",
+    "own",
+    "really",
+    "right",
+    "say",
+    "that's",
+    "thing",
+    "things",
+    "think",
+    "through",
+    "until",
+    "want",
+    "way",
+    "we're",
+    "while",
+    "you're",
+    "kind",
+    "sort",
+    "actually",
+    "basically",
+    "lot",
+    "maybe",
+    "mean",
+    "need",
+    "pretty",
+    "quite",
+    "still",
+    "let",
+    "go",
+    "make",
+    "see",
+    "look",
+    "good",
+    "great",
+    "um",
+    "uh",
+    "erm",
+    "hmm",
+    "mm",
+    "oh",
+];
+
+/// A word that never heads a verb phrase or a name.
+pub fn is_function_word(word: &str) -> bool {
+    GRAMMAR_WORDS.contains(&word) || MORE_FUNCTION_WORDS.contains(&word)
+}
+
+/// A word that carries no topic: left out of the term statistics.
+pub fn is_stopword(word: &str) -> bool {
+    GRAMMAR_WORDS.contains(&word) || MORE_STOPWORDS.contains(&word)
+}
 
 pub fn is_action_verb(word: &str) -> bool {
     ACTION_VERBS.contains(&word)
@@ -420,8 +449,5 @@ pub fn is_verb_like(word: &str) -> bool {
     if is_action_verb(word) || is_general_verb(word) || word == "be" || word == "have" {
         return true;
     }
-    !(FUNCTION_WORDS.contains(&word)
-        || ADVERBS.contains(&word)
-        || word.ends_with("ly")
-        || super::numbers::is_numeric(word))
+    !(is_function_word(word) || ADVERBS.contains(&word) || word.ends_with("ly") || super::numbers::is_numeric(word))
 }

@@ -4,6 +4,7 @@
 //! thing, when a noun phrase acts ("the price will go up").
 
 use super::clauses::{Subject, modal};
+use super::lexicon::{NOT_NAMES, is_function_word};
 use super::tokens::Tok;
 
 /// Nouns that make a phrase a group of people: "the finance team".
@@ -64,49 +65,18 @@ const GROUP_NOUNS: &[&str] = &[
 /// Words that open a noun phrase: "the finance team", "our lawyers".
 pub(super) const DETERMINERS: &[&str] = &["the", "our", "your", "their", "my", "his", "her", "this", "that"];
 
-/// Words that cannot be a subject or name (function words and the like).
-const NOT_NAMES: &[&str] = &[
-    "it",
-    "that",
-    "this",
-    "there",
-    "which",
-    "what",
-    "who",
-    "where",
-    "when",
-    "how",
-    "why",
-    "here",
-    "everything",
+/// Words that cannot be a subject or name besides [`NOT_NAMES`] and the
+/// function words: anyone, a time, a price or a thing said where a
+/// subject stands.
+const NOT_SUBJECTS: &[&str] = &[
     "everyone",
     "everybody",
-    "nothing",
-    "something",
     "someone",
     "somebody",
     "anyone",
-    "anything",
-    "one",
     "nobody",
-    "all",
     "both",
     "each",
-    "these",
-    "those",
-    "and",
-    "or",
-    "but",
-    "so",
-    "if",
-    "then",
-    "okay",
-    "yes",
-    "no",
-    "yeah",
-    "well",
-    "also",
-    "just",
     "really",
     "probably",
     "definitely",
@@ -144,10 +114,7 @@ pub fn subject_at(toks: &[Tok], at: usize) -> Option<(Subject, usize)> {
 /// lawyers", "Sarah's team"; else a thing when a noun phrase acts.
 fn named(toks: &[Tok], at: usize) -> Option<(Subject, usize)> {
     let word = &toks[at];
-    if word.is_any(NOT_NAMES) || word.is_any(DETERMINERS) || !word.low.chars().all(|c| c.is_alphabetic() || c == '\'') {
-        return None;
-    }
-    if word.is_any(super::lexicon::FUNCTION_WORDS) {
+    if is_no_name(word) || word.is_any(DETERMINERS) || !word.low.chars().all(|c| c.is_alphabetic() || c == '\'') {
         return None;
     }
     // "the finance team", "our legal people", "Sarah's team"; "Dev Malik".
@@ -170,14 +137,15 @@ fn named(toks: &[Tok], at: usize) -> Option<(Subject, usize)> {
     Some((Subject::Thing, len))
 }
 
+/// Whether `word` can be no one's name.
+fn is_no_name(word: &Tok) -> bool {
+    word.is_any(NOT_NAMES) || word.is_any(NOT_SUBJECTS) || is_function_word(&word.low)
+}
+
 /// Whether `next` continues the capitalised name `first` ("Dev Malik").
 fn is_surname(first: &Tok, next: &Tok) -> bool {
     let capitalised = |t: &Tok| t.orig.starts_with(|c: char| c.is_uppercase());
-    capitalised(first)
-        && capitalised(next)
-        && next.low.chars().all(char::is_alphabetic)
-        && !next.is_any(NOT_NAMES)
-        && !next.is_any(super::lexicon::FUNCTION_WORDS)
+    capitalised(first) && capitalised(next) && next.low.chars().all(char::is_alphabetic) && !is_no_name(next)
 }
 
 /// "from finance", "at Hollins": where a named person works, said between

@@ -81,7 +81,7 @@ pub fn examples(transcript: &str, date: Date) -> Vec<Example> {
             Example {
                 text: embedded.replace('*', ""),
                 clause: text(&sentence.toks, c.clause.start, c.clause.end),
-                features: c.features.to_vec(),
+                features: c.features.values().to_vec(),
                 positive: marked.get(word).copied().unwrap_or(false),
             }
         })

@@ -126,7 +126,7 @@ fn vocative(meeting: &Meeting, s: usize) -> Option<String> {
         toks.get(i).is_some_and(|t| {
             t.orig.starts_with(|c: char| c.is_uppercase())
                 && t.low != "i"
-                && !super::lexicon::FUNCTION_WORDS.contains(&t.low.as_str())
+                && !super::lexicon::is_function_word(&t.low)
                 && !DISCOURSE.contains(&t.low.as_str())
                 && !super::numbers::is_numeric(&t.low)
         })

@@ -10,9 +10,10 @@
 //! transcript: the answer is one line the parser either reads or refuses.
 
 use crate::domain::action_item::{ActionItem, Who};
+use crate::summarise::lexicon::is_stopword;
 use crate::summarise::llm::ground::Vocabulary;
 use crate::summarise::meeting::{Meeting, MeetingContext};
-use crate::summarise::text::{capitalise, is_stopword, words};
+use crate::summarise::text::{capitalise, words};
 
 /// The question, with `{me}`, `{client}` and `{excerpt}` to fill.
 const QUESTION: &str = include_str!("prompts/check.txt");

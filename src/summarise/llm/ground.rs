@@ -12,10 +12,11 @@ use time::Month;
 
 use super::prompt;
 use crate::domain::action_item::ActionItem;
+use crate::summarise::lexicon::{MONTHS, is_stopword};
 use crate::summarise::meeting::MeetingContext;
 use crate::summarise::numbers;
 use crate::summarise::sentences;
-use crate::summarise::text::{is_stopword, words};
+use crate::summarise::text::words;
 use crate::summarise::{Summary, SummarySource};
 
 /// The words a summary paragraph holds: fewer is a line, not a summary
@@ -177,9 +178,7 @@ fn dates(text: &str) -> HashSet<(u8, Month)> {
 
 /// The month `word` (lower case) names in full.
 fn month(word: &str) -> Option<Month> {
-    std::iter::successors(Some(Month::January), |m| Some(m.next()))
-        .take(12)
-        .find(|m| m.to_string().eq_ignore_ascii_case(word))
+    MONTHS.iter().find(|(name, _)| *name == word).map(|&(_, month)| month)
 }
 
 /// The model's summary paragraph, when it is one, keeps the figures of the
