@@ -5,12 +5,14 @@
 //! tiled kernels: for a 1.5B model in Q4_K_M that is ~1.1 GB more than the
 //! file, which is what kept a 30-minute meeting over a 2 GB box. Here the
 //! k-quant types go through candle's untiled product on the file's own
-//! blocks (threaded, 16 rows a tile, the same dot products ggml uses), so
-//! the weights are held once; any other type keeps `QMatMul`.
+//! blocks (16 rows a tile, the same dot products ggml uses), split over
+//! rayon's threads, so the weights are held once; any other type keeps
+//! `QMatMul`.
 
 use candle_core::quantized::k_quants::{self, BlockQ4K, BlockQ5K, BlockQ6K, BlockQ8_0, GgmlType};
 use candle_core::quantized::{GgmlDType, QMatMul, QTensor};
 use candle_core::{DType, Module, Result, Tensor};
+use rayon::prelude::*;
 
 pub enum Compact {
     Blocks { weight: QTensor, rows: usize, width: usize },
@@ -43,20 +45,45 @@ fn untiled(weight: &QTensor, rows: usize, width: usize, x: &Tensor) -> Result<Te
         candle_core::bail!("an input of {shape:?} for a {rows} × {width} weight");
     }
     let input = x.to_dtype(DType::F32)?.flatten_all()?.to_vec1::<f32>()?;
-    let mut out = vec![0f32; input.len() / width * rows];
-    let mkn = (input.len() / width, width, rows);
     let data = weight.data()?;
-    match weight.dtype() {
-        GgmlDType::Q4K => k_quants::matmul(mkn, &input, blocks::<BlockQ4K>(&data)?, &mut out)?,
-        GgmlDType::Q5K => k_quants::matmul(mkn, &input, blocks::<BlockQ5K>(&data)?, &mut out)?,
-        GgmlDType::Q6K => k_quants::matmul(mkn, &input, blocks::<BlockQ6K>(&data)?, &mut out)?,
-        GgmlDType::Q8_0 => k_quants::matmul(mkn, &input, blocks::<BlockQ8_0>(&data)?, &mut out)?,
+    let out = match weight.dtype() {
+        GgmlDType::Q4K => split(&input, blocks::<BlockQ4K>(&data)?, rows, width)?,
+        GgmlDType::Q5K => split(&input, blocks::<BlockQ5K>(&data)?, rows, width)?,
+        GgmlDType::Q6K => split(&input, blocks::<BlockQ6K>(&data)?, rows, width)?,
+        GgmlDType::Q8_0 => split(&input, blocks::<BlockQ8_0>(&data)?, rows, width)?,
         other => candle_core::bail!("no untiled product for {other:?}"),
-    }
+    };
     if let Some(last) = shape.last_mut() {
         *last = rows;
     }
     Tensor::from_vec(out, shape, x.device())
+}
+
+/// `input · weightᵀ` with the weight's rows split over rayon's threads.
+/// candle's own pool for this product is kept at one thread (its caller
+/// spins while it waits, see `threads.rs`), so without the split the LLM
+/// would run on one core; rayon's threads sleep instead.
+fn split<T: GgmlType + Sync>(input: &[f32], weight: &[T], rows: usize, width: usize) -> Result<Vec<f32>> {
+    let m = input.len() / width;
+    let per_row = weight.len() / rows;
+    // Two pieces a thread, in fours (the kernel's column quads).
+    let piece = rows.div_ceil(rayon::current_num_threads() * 2).next_multiple_of(4).min(rows);
+    let pieces: Vec<Vec<f32>> = weight
+        .par_chunks(piece * per_row)
+        .map(|part| {
+            let mut out = vec![0f32; m * (part.len() / per_row)];
+            k_quants::matmul((m, width, part.len() / per_row), input, part, &mut out).map(|()| out)
+        })
+        .collect::<Result<_>>()?;
+    // Each piece is `[m, its rows]`: laid side by side into `[m, rows]`.
+    let mut out = Vec::with_capacity(m * rows);
+    for at in 0..m {
+        for part in &pieces {
+            let n = part.len() / m;
+            out.extend_from_slice(&part[at * n..(at + 1) * n]);
+        }
+    }
+    Ok(out)
 }
 
 /// The blocks `bytes` holds. candle stores a CPU tensor as a vector of its
@@ -87,16 +114,23 @@ mod tests {
     #[test]
     fn the_untiled_product_is_as_close_to_the_float_one_as_candles_for_every_k_quant() {
         let device = Device::Cpu;
-        let weight = Tensor::randn(0f32, 1.0, (64, 512), &device).unwrap();
         let input = Tensor::randn(0f32, 1.0, (1, 5, 512), &device).unwrap();
-        for dtype in [GgmlDType::Q4K, GgmlDType::Q5K, GgmlDType::Q6K, GgmlDType::Q8_0] {
+        // 36 rows: pieces of 12 for two threads, 8 for four, a short last one for three.
+        for (rows, dtype) in [
+            (64, GgmlDType::Q4K),
+            (36, GgmlDType::Q4K),
+            (64, GgmlDType::Q5K),
+            (36, GgmlDType::Q6K),
+            (64, GgmlDType::Q8_0),
+        ] {
+            let weight = Tensor::randn(0f32, 1.0, (rows, 512), &device).unwrap();
             let quantised = || QTensor::quantize(&weight, dtype).unwrap();
             let exact = input.broadcast_matmul(&quantised().dequantize(&device).unwrap().t().unwrap()).unwrap();
             let ours = Compact::new(quantised()).unwrap();
             assert!(matches!(ours, Compact::Blocks { .. }), "{dtype:?} takes the untiled product");
             let ours = ours.forward(&input).unwrap();
             let candles = QMatMul::from_qtensor(quantised()).unwrap().forward(&input).unwrap();
-            assert_eq!(ours.dims(), &[1, 5, 64]);
+            assert_eq!(ours.dims(), &[1, 5, rows]);
             let (ours, candles) = (largest_difference(&ours, &exact), largest_difference(&candles, &exact));
             assert!(
                 ours <= candles.max(0.05) * 1.5,
