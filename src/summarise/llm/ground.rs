@@ -148,6 +148,14 @@ impl Said {
         let words = words(transcript).chain(names.flat_map(|name| words(name).collect::<Vec<_>>())).collect();
         Self(words, dates(transcript))
     }
+
+    /// Whether the meeting said `name`, or the one it is the plural of
+    /// ("two ThinkPad T14s").
+    fn names(&self, name: &str) -> bool {
+        let name = name.to_lowercase();
+        let singular = name.strip_suffix('s').filter(|stem| !stem.is_empty());
+        self.0.contains(&name) || singular.is_some_and(|stem| self.0.contains(stem))
+    }
 }
 
 /// The days `text` names with their month: "the 14th of May", "May 14th",
@@ -215,11 +223,8 @@ fn paragraph(extracted: &str, rewrite: &str, vocabulary: &Vocabulary, said: &Sai
         return None;
     }
     let figures: Vec<String> = vocabulary.missing(&paragraph).into_iter().filter(|w| w.starts_with('#')).collect();
-    let names: Vec<&str> = kept
-        .iter()
-        .flat_map(|sentence| capitalised(sentence))
-        .filter(|name| !said.0.contains(&name.to_lowercase()))
-        .collect();
+    let names: Vec<&str> =
+        kept.iter().flat_map(|sentence| capitalised(sentence)).filter(|name| !said.names(name)).collect();
     let days: Vec<(u8, Month)> = dates(&paragraph).difference(&said.1).copied().collect();
     if !figures.is_empty() || !names.is_empty() || !days.is_empty() {
         tracing::info!(
@@ -455,5 +460,12 @@ mod tests {
         assert_eq!(rewritten(&extracted(), &answer(moved), transcript, &context()).summary, extracted().summary);
         let kept = "Tax of fifteen thousand pounds is due on May 1st, and Anna Price meets Mike Dunn before the 14th.";
         assert_eq!(rewritten(&extracted(), &answer(kept), transcript, &context()).summary, kept);
+    }
+
+    #[test]
+    fn a_name_in_the_plural_is_the_name_the_meeting_said() {
+        let said = Said::of("We could lease the ThinkPad T14 instead.", &context());
+        assert!(said.names("T14s") && said.names("ThinkPad") && said.names("Mike"));
+        assert!(!said.names("T15s") && !said.names("Lenovo") && !said.names("S"));
     }
 }
