@@ -137,16 +137,19 @@ fn action_of(step: &str, item: &ActionItem) -> String {
     crate::summarise::text::capitalise(action.split_whitespace().collect::<Vec<_>>().join(" ").trim_end_matches(','))
 }
 
-/// Every word said in the meeting, lower case, with the names of the
-/// people in it; and the days of the month it names: what a name or a date
-/// in the summary must be.
-struct Said(HashSet<String>, HashSet<(u8, Month)>);
+/// What a name or a date in the summary must be.
+struct Said {
+    /// Every word said in the meeting, lower case, with the names of its people.
+    words: HashSet<String>,
+    /// The days of a month the meeting names.
+    days: HashSet<(u8, Month)>,
+}
 
 impl Said {
     fn of(transcript: &str, context: &MeetingContext) -> Self {
         let names = [&context.me, &context.client].into_iter().flatten();
         let words = words(transcript).chain(names.flat_map(|name| words(name).collect::<Vec<_>>())).collect();
-        Self(words, dates(transcript))
+        Self { words, days: dates(transcript) }
     }
 
     /// Whether the meeting said `name`, or the one it is the plural of
@@ -154,7 +157,7 @@ impl Said {
     fn names(&self, name: &str) -> bool {
         let name = name.to_lowercase();
         let singular = name.strip_suffix('s').filter(|stem| !stem.is_empty());
-        self.0.contains(&name) || singular.is_some_and(|stem| self.0.contains(stem))
+        self.words.contains(&name) || singular.is_some_and(|stem| self.words.contains(stem))
     }
 }
 
@@ -225,7 +228,7 @@ fn paragraph(extracted: &str, rewrite: &str, vocabulary: &Vocabulary, said: &Sai
     let figures: Vec<String> = vocabulary.missing(&paragraph).into_iter().filter(|w| w.starts_with('#')).collect();
     let names: Vec<&str> =
         kept.iter().flat_map(|sentence| capitalised(sentence)).filter(|name| !said.names(name)).collect();
-    let days: Vec<(u8, Month)> = dates(&paragraph).difference(&said.1).copied().collect();
+    let days: Vec<(u8, Month)> = dates(&paragraph).difference(&said.days).copied().collect();
     if !figures.is_empty() || !names.is_empty() || !days.is_empty() {
         tracing::info!(
             ?figures,
