@@ -42,30 +42,45 @@ let browser;
 
 const at = (page, path) => page.goto(`${world.main.url}${path}`);
 
-/** One state at one size in both schemes: `{ failures, sheetFile }`. */
+/**
+ * One state at one size in both schemes: `{ failures, sheetFile }`. A state that could
+ * not be brought about is tried once more from a blank page, and the log says so with
+ * where the page was: the review is of layouts, and one lost moment on a loaded machine
+ * (a held request's spinner not seen in 30 s) is not a layout problem; twice is a failure.
+ */
 async function showState(state, size) {
   const page = pages.get(size.name);
   const where = `${state.name} at ${size.name}`;
+  let missed = null;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await showStateOnce(page, state, size, where);
+    } catch (err) {
+      page.who = undefined;
+      const why = `${err.message.split("\n")[0]} (page at ${page.url()})`;
+      if (attempt === 2) return { failures: [`${where}: could not be shown: ${missed}; again: ${why}`], sheetFile: null };
+      missed = why;
+      console.log(`# ${where}: could not be shown, trying once more: ${why}`);
+    }
+  }
+}
+
+async function showStateOnce(page, state, size, where) {
   const failures = [];
   let sheetFile = null;
-  try {
-    // Leaving the page first drops the requests the last state held, unanswered.
-    await page.goto("about:blank");
-    await page.unrouteAll({ behavior: "ignoreErrors" });
-    await signInAs(page, state.as, world);
-    for (const [i, scheme] of SCHEMES.entries()) {
-      if (i === 0 || state.reopen) {
-        await page.emulateMedia({ colorScheme: scheme });
-        await state.open(page);
-      }
-      const forSheet = size.name === SHEET_SIZE && scheme === "light";
-      const { first, problems } = await review(page, state, size, scheme, { firstScreen: forSheet, recheck: i > 0 && !state.reopen });
-      for (const problem of problems) failures.push(`${where}, ${scheme}: ${problem}`);
-      if (forSheet) sheetFile = first;
+  // Leaving the page first drops the requests the last state held, unanswered.
+  await page.goto("about:blank");
+  await page.unrouteAll({ behavior: "ignoreErrors" });
+  await signInAs(page, state.as, world);
+  for (const [i, scheme] of SCHEMES.entries()) {
+    if (i === 0 || state.reopen) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await state.open(page);
     }
-  } catch (err) {
-    failures.push(`${where}: could not be shown: ${err.message.split("\n")[0]}`);
-    page.who = undefined;
+    const forSheet = size.name === SHEET_SIZE && scheme === "light";
+    const { first, problems } = await review(page, state, size, scheme, { firstScreen: forSheet, recheck: i > 0 && !state.reopen });
+    for (const problem of problems) failures.push(`${where}, ${scheme}: ${problem}`);
+    if (forSheet) sheetFile = first;
   }
   return { failures, sheetFile };
 }
