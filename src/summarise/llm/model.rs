@@ -96,11 +96,15 @@ impl Model {
         Ok(answer)
     }
 
-    /// Forgets what was read and reads `prompt`: the logits of the token
-    /// that would follow it.
+    /// Reads `prompt` in place of what was read: the logits of the token
+    /// that would follow it. What it shares at its start with what was read
+    /// is kept, not read again: the checker asks one question per step
+    /// after the same instructions and examples, which are most of each
+    /// prompt. The last token is always read, for its logits.
     pub fn read(&mut self, prompt: &[u32]) -> candle_core::Result<Tensor> {
-        self.clear();
-        self.extend(prompt)
+        let shared = self.read.iter().zip(prompt).take_while(|(a, b)| a == b).count();
+        self.forget_after(shared.min(prompt.len().saturating_sub(1)));
+        self.extend(&prompt[self.read.len()..])
     }
 
     /// Reads `tokens` after what was read so far: the logits of the next.
@@ -151,11 +155,18 @@ impl Model {
         }
     }
 
-    fn clear(&mut self) {
-        self.read.clear();
+    /// Keeps the first `positions` tokens read and forgets the rest. candle's
+    /// llama keeps no count of its cache to cut, so there it forgets all.
+    fn forget_after(&mut self, positions: usize) {
         match &mut self.weights {
-            Weights::Llama(m) => m.clear_kv_cache(),
-            Weights::Qwen2(m) => m.clear(),
+            Weights::Qwen2(m) => {
+                m.truncate(positions);
+                self.read.truncate(positions);
+            }
+            Weights::Llama(m) => {
+                m.clear_kv_cache();
+                self.read.clear();
+            }
         }
     }
 }

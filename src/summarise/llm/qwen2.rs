@@ -145,10 +145,11 @@ impl Qwen2 {
         Ok(())
     }
 
-    /// Forgets every position read.
-    pub fn clear(&mut self) {
+    /// Forgets every position from `positions` on; the caches keep their
+    /// room, for what is read next.
+    pub fn truncate(&mut self, positions: usize) {
         for layer in &mut self.layers {
-            layer.cache = Cache::default();
+            layer.cache.len = layer.cache.len.min(positions);
         }
     }
 }
@@ -308,7 +309,7 @@ mod tests {
     }
 
     #[test]
-    fn our_qwen2_gives_candles_logits_read_whole_in_pieces_and_token_by_token() {
+    fn our_qwen2_gives_candles_logits_read_whole_in_pieces_token_by_token_and_after_a_kept_start() {
         let device = Device::Cpu;
         let mut file = std::fs::File::open(model_file()).unwrap();
         let gguf = Content::read(&mut file).unwrap();
@@ -322,7 +323,7 @@ mod tests {
         let whole = ours.forward(&prompt, 0).unwrap();
         assert!(agree(&whole, &reference));
 
-        ours.clear();
+        ours.truncate(0);
         ours.forward(&prompt[..25], 0).unwrap();
         let pieces = ours.forward(&prompt[25..], 25).unwrap();
         assert!(agree(&pieces, &whole));
@@ -335,5 +336,10 @@ mod tests {
             assert!(agree(&next, &reference), "step {step}");
         }
         assert!(ours.forward(&[1], 10).is_err(), "a position the caches do not hold is refused");
+
+        // The first 25 positions kept, the rest read again over the tokens read since.
+        ours.truncate(25);
+        let again = ours.forward(&prompt[25..], 25).unwrap();
+        assert!(agree(&again, &whole));
     }
 }
