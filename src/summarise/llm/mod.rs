@@ -3,11 +3,12 @@
 //! first checks each next step with the few sentences around it (see
 //! [`check`]): the likelihood it gives YES drops the steps it is sure are
 //! no commitment, and for the rest it may name the owner and spell out the
-//! object. Then it rewrites the summary and the steps into clean prose, in
-//! one short call. It never adds: a rewritten step or summary sentence
-//! whose content words are not in the transcript is dropped and the
-//! extractive text kept (see [`ground`]), so a small model cannot put
-//! unrelated steps into an email.
+//! object. Then it writes the summary as a paragraph of its own from the
+//! extracted sentences, and rewrites the steps, in two short calls. It
+//! never adds: a paragraph that names a figure, name or date the transcript
+//! does not, or a rewritten step whose content words are not in it, is
+//! dropped and the extractive text kept (see [`ground`]), so a small model
+//! cannot put unrelated steps or facts into an email.
 
 mod check;
 mod compact;
