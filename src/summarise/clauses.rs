@@ -334,7 +334,7 @@ fn skip_adverbs(toks: &[Tok], mut at: usize) -> usize {
             .find(|p| p.iter().enumerate().all(|(i, w)| toks.get(at + i).is_some_and(|t| t.low == *w)))
         {
             at += phrase.len();
-        } else if toks.get(at).is_some_and(|t| t.is_any(ADVERBS)) {
+        } else if toks.get(at).is_some_and(|t| ADVERBS.has(&t.low)) {
             at += 1;
         } else {
             return at;

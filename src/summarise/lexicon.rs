@@ -2,271 +2,53 @@
 //! work done after a meeting, verbs of state, function words and
 //! stopwords, the days and the months, words that are never a name.
 
+use std::collections::HashSet;
+use std::sync::LazyLock;
+
 use time::{Month, Weekday};
 
-/// Verbs that name work someone does after the meeting (base forms).
-const ACTION_VERBS: &[&str] = &[
-    "add",
-    "analyse",
-    "analyze",
-    "apply",
-    "approve",
-    "arrange",
-    "ask",
-    "assess",
-    "audit",
-    "benchmark",
-    "book",
-    "brief",
-    "build",
-    "calculate",
-    "call",
-    "cancel",
-    "change",
-    "chase",
-    "check",
-    "circle",
-    "circulate",
-    "clarify",
-    "clean",
-    "collect",
-    "compare",
-    "compile",
-    "complete",
-    "confirm",
-    "connect",
-    "contact",
-    "coordinate",
-    "copy",
-    "correct",
-    "cost",
-    "create",
-    "deliver",
-    "deploy",
-    "design",
-    "develop",
-    "document",
-    "double-check",
-    "download",
-    "draft",
-    "draw",
-    "drop",
-    "email",
-    "e-mail",
-    "escalate",
-    "estimate",
-    "evaluate",
-    "file",
-    "fill",
-    "finalise",
-    "finalize",
-    "finish",
-    "fix",
-    "follow",
-    "forward",
-    "gather",
-    "hire",
-    "host",
-    "install",
-    "introduce",
-    "investigate",
-    "invite",
-    "invoice",
-    "issue",
-    "launch",
-    "list",
-    "loop",
-    "mail",
-    "map",
-    "measure",
-    "meet",
-    "message",
-    "migrate",
-    "mock",
-    "monitor",
-    "negotiate",
-    "notify",
-    "order",
-    "organise",
-    "organize",
-    "outline",
-    "pay",
-    "phone",
-    "pick",
-    "pilot",
-    "plan",
-    "post",
-    "prepare",
-    "present",
-    "price",
-    "print",
-    "process",
-    "produce",
-    "propose",
-    "provide",
-    "publish",
-    "pull",
-    "push",
-    "quote",
-    "raise",
-    "reach",
-    "recommend",
-    "reconcile",
-    "record",
-    "redo",
-    "register",
-    "release",
-    "remind",
-    "renew",
-    "repair",
-    "replace",
-    "reply",
-    "report",
-    "request",
-    "reschedule",
-    "research",
-    "reserve",
-    "resend",
-    "respond",
-    "return",
-    "review",
-    "revise",
-    "rewrite",
-    "ring",
-    "run",
-    "sample",
-    "schedule",
-    "scope",
-    "screen",
-    "send",
-    "set",
-    "share",
-    "ship",
-    "shortlist",
-    "sign",
-    "sketch",
-    "sort",
-    "source",
-    "speak",
-    "submit",
-    "summarise",
-    "summarize",
-    "supply",
-    "survey",
-    "talk",
-    "test",
-    "text",
-    "track",
-    "train",
-    "transfer",
-    "translate",
-    "trial",
-    "update",
-    "upgrade",
-    "upload",
-    "validate",
-    "verify",
-    "visit",
-    "walk",
-    "write",
-];
-/// Verbs that are work after the meeting only with more words: a time
-/// ("talk to them on Monday"), a particle ("get back to you", "look into
-/// it") or an object; else they are the meeting's own agenda ("let's look
-/// at the numbers").
-const GENERAL_VERBS: &[&str] = &[
-    "bring", "come", "do", "figure", "find", "get", "give", "go", "keep", "let", "look", "make", "move", "put",
-    "start", "take", "work", "have", "handle", "sort", "try", "hand", "dig", "touch", "think", "circle", "pass",
-    "line", "sit", "show", "tell", "hold", "cover", "sit", "write", "turn",
-];
-/// Verbs of state, not of work: "I'll be honest", "you'll love it".
-const STATIVE_VERBS: &[&str] = &[
-    "be",
-    "see",
-    "love",
-    "like",
-    "know",
-    "feel",
-    "hope",
-    "need",
-    "want",
-    "guess",
-    "bet",
-    "mean",
-    "understand",
-    "remember",
-    "miss",
-    "enjoy",
-    "agree",
-    "believe",
-    "suppose",
-    "imagine",
-    "wonder",
-    "say",
-    "find",
-    "seem",
-    "happen",
-    "appreciate",
-    "expect",
-    "notice",
-    "forget",
-    "leave",
-    "stay",
-    "wait",
-    "help",
-];
-/// Words between a modal and its verb that change nothing ("will also send").
-pub const ADVERBS: &[&str] = &[
-    "also",
-    "then",
-    "just",
-    "definitely",
-    "probably",
-    "quickly",
-    "personally",
-    "actually",
-    "first",
-    "certainly",
-    "really",
-    "please",
-    "both",
-    "all",
-    "still",
-    "immediately",
-    "again",
-    "gladly",
-    "happily",
-    "directly",
-    "myself",
-    "ourselves",
-    "yourself",
-    "absolutely",
-    "obviously",
-    "surely",
-    "later",
-    "now",
-    "today",
-    "soon",
-    "formally",
-    "officially",
-    "properly",
-    "finally",
-    "quickly",
-    "briefly",
-    "um",
-    "uh",
-    "like",
-    "maybe",
-    "perhaps",
-    "always",
-    "usually",
-    "never",
-    "already",
-    "each",
-    "either",
-    "simply",
-    "happily",
-];
+/// A class of words, one per line of its file in `words/`; a `#` starts a
+/// comment. The classes are data, so that a word is added where it is
+/// read, once, and the test below holds each file to one word per line.
+pub struct WordClass(HashSet<&'static str>);
+
+impl WordClass {
+    fn parse(text: &'static str) -> Self {
+        Self(text.lines().map(|l| l.split('#').next().unwrap_or("").trim()).filter(|w| !w.is_empty()).collect())
+    }
+
+    pub fn has(&self, word: &str) -> bool {
+        self.0.contains(word)
+    }
+}
+
+macro_rules! word_classes {
+    ($($(#[$doc:meta])* $vis:vis $name:ident = $file:literal;)*) => {
+        $($(#[$doc])* $vis static $name: LazyLock<WordClass> =
+            LazyLock::new(|| WordClass::parse(include_str!(concat!("words/", $file))));)*
+        /// Every class with its file, for the test of the files.
+        #[cfg(test)]
+        const FILES: &[(&str, &str)] = &[$(($file, include_str!(concat!("words/", $file)))),*];
+    };
+}
+
+word_classes! {
+    /// Verbs of work done after the meeting.
+    ACTION_VERBS = "action-verbs.txt";
+    /// Verbs that are work after the meeting only with more words.
+    GENERAL_VERBS = "general-verbs.txt";
+    /// Verbs of state, not of work.
+    STATIVE_VERBS = "stative-verbs.txt";
+    /// Words between a modal and its verb that change nothing.
+    pub ADVERBS = "adverbs.txt";
+    /// Articles, pronouns, prepositions, conjunctions, auxiliaries, replies.
+    GRAMMAR_WORDS = "grammar-words.txt";
+    /// Besides the grammar words, words that never head a verb phrase.
+    MORE_FUNCTION_WORDS = "function-words.txt";
+    /// Besides the grammar words, words that carry no topic.
+    MORE_STOPWORDS = "stopwords.txt";
+}
+
 /// Phrases between a modal and its verb: "will try to send", "will be able
 /// to send", "will go ahead and send".
 pub const PHRASE_SKIPS: &[&[&str]] = &[
@@ -315,129 +97,27 @@ pub const SHORT_MONTHS: &[(&str, Month)] = &[
 /// Words that are never a name however they are written: the commonest
 /// replies, pronouns and conjunctions.
 pub const NOT_NAMES: &[&str] = &["okay", "yes", "no", "so", "and", "but", "it", "that", "this", "well", "yeah"];
-/// Grammar words: articles, pronouns, prepositions, conjunctions,
-/// auxiliaries and the commonest replies; both the function words and
-/// the stopwords are these and a few of their own.
-const GRAMMAR_WORDS: &[&str] = &[
-    "a", "an", "the", "this", "that", "these", "those", "my", "your", "our", "their", "his", "her", "its", "i", "we",
-    "you", "he", "she", "they", "it", "me", "us", "them", "him", "to", "of", "in", "on", "at", "by", "for", "with",
-    "from", "about", "into", "over", "under", "and", "or", "but", "so", "if", "because", "not", "no", "yes", "very",
-    "too", "there", "here", "what", "which", "who", "when", "where", "why", "how", "all", "some", "any", "more",
-    "most", "much", "is", "are", "was", "were", "am", "been", "being", "does", "did", "will", "would", "should", "can",
-    "could", "than", "then", "as", "okay", "ok", "yeah", "well", "sure", "going", "gonna", "be", "up", "out", "off",
-    "down", "one", "other", "same", "such", "only", "even", "again", "also", "just",
-];
-/// Besides the grammar words, words that never head a verb phrase or a
-/// name (modals, quantities, "able to"): the term statistics count them.
-const MORE_FUNCTION_WORDS: &[&str] = &[
-    "every",
-    "many",
-    "shall",
-    "may",
-    "might",
-    "must",
-    "able",
-    "happy",
-    "ready",
-    "never",
-    "something",
-    "anything",
-    "nothing",
-    "everything",
-    "two",
-    "three",
-    "another",
-];
-/// Besides the grammar words, words that carry no topic: light verbs
-/// ("get", "think") that may head a clause, so no function words, and
-/// fillers and contractions.
-const MORE_STOPWORDS: &[&str] = &[
-    "above",
-    "after",
-    "before",
-    "both",
-    "do",
-    "doing",
-    "don't",
-    "during",
-    "each",
-    "few",
-    "get",
-    "got",
-    "had",
-    "has",
-    "have",
-    "having",
-    "hers",
-    "i'm",
-    "it's",
-    "know",
-    "let's",
-    "like",
-    "nor",
-    "now",
-    "once",
-    "own",
-    "really",
-    "right",
-    "say",
-    "that's",
-    "thing",
-    "things",
-    "think",
-    "through",
-    "until",
-    "want",
-    "way",
-    "we're",
-    "while",
-    "you're",
-    "kind",
-    "sort",
-    "actually",
-    "basically",
-    "lot",
-    "maybe",
-    "mean",
-    "need",
-    "pretty",
-    "quite",
-    "still",
-    "let",
-    "go",
-    "make",
-    "see",
-    "look",
-    "good",
-    "great",
-    "um",
-    "uh",
-    "erm",
-    "hmm",
-    "mm",
-    "oh",
-];
 
 /// A word that never heads a verb phrase or a name.
 pub fn is_function_word(word: &str) -> bool {
-    GRAMMAR_WORDS.contains(&word) || MORE_FUNCTION_WORDS.contains(&word)
+    GRAMMAR_WORDS.has(word) || MORE_FUNCTION_WORDS.has(word)
 }
 
 /// A word that carries no topic: left out of the term statistics.
 pub fn is_stopword(word: &str) -> bool {
-    GRAMMAR_WORDS.contains(&word) || MORE_STOPWORDS.contains(&word)
+    GRAMMAR_WORDS.has(word) || MORE_STOPWORDS.has(word)
 }
 
 pub fn is_action_verb(word: &str) -> bool {
-    ACTION_VERBS.contains(&word)
+    ACTION_VERBS.has(word)
 }
 
 pub fn is_general_verb(word: &str) -> bool {
-    GENERAL_VERBS.contains(&word)
+    GENERAL_VERBS.has(word)
 }
 
 pub fn is_stative_verb(word: &str) -> bool {
-    STATIVE_VERBS.contains(&word)
+    STATIVE_VERBS.has(word)
 }
 
 /// Whether `word` may be the verb of a clause: a word, not a function word
@@ -449,5 +129,32 @@ pub fn is_verb_like(word: &str) -> bool {
     if is_action_verb(word) || is_general_verb(word) || word == "be" || word == "have" {
         return true;
     }
-    !(is_function_word(word) || ADVERBS.contains(&word) || word.ends_with("ly") || super::numbers::is_numeric(word))
+    !(is_function_word(word) || ADVERBS.has(word) || word.ends_with("ly") || super::numbers::is_numeric(word))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_word_class_file_lists_lower_case_words_one_per_line_and_none_twice() {
+        for (file, text) in FILES {
+            let words: Vec<&str> =
+                text.lines().map(|l| l.split('#').next().unwrap_or("").trim()).filter(|w| !w.is_empty()).collect();
+            assert!(!words.is_empty(), "{file} lists no word");
+            for word in &words {
+                assert!(!word.contains(char::is_whitespace), "{file}: {word:?} is more than one word");
+                assert_eq!(*word, word.to_lowercase(), "{file}: {word:?} is not lower case");
+            }
+            let once: HashSet<&&str> = words.iter().collect();
+            assert_eq!(once.len(), words.len(), "{file} lists a word twice");
+        }
+    }
+
+    #[test]
+    fn a_word_class_reads_its_words_and_skips_comments_and_blank_lines() {
+        let class = WordClass::parse("# verbs of work\nsend\n\n  email  # and mail\n");
+        assert!(class.has("send") && class.has("email"));
+        assert!(!class.has("verbs") && !class.has("mail") && !class.has(""));
+    }
 }
