@@ -40,10 +40,10 @@ GAP = 0.05
 DATES = 1.0
 # What a quick pass (CI) holds the path without an LLM to on the held-out
 # part while the budget above is not met: no lower than it scores today
-# (2026-11-29, 27 held-out meetings: R 0.82, P 0.63, facts 0.77), so a
+# (2026-11-29, 27 held-out meetings: R 0.81, P 0.66, facts 0.78), so a
 # change that loses ground on meetings nobody tuned on does not land. The
 # full run judges BUDGET.
-FLOOR = {"recall": 0.80, "precision": 0.62, "coverage": 0.76}
+FLOOR = {"recall": 0.80, "precision": 0.65, "coverage": 0.77}
 LLM_QUICK = 1
 
 
