@@ -11,7 +11,7 @@ use crate::summarise::meeting::MeetingContext;
 
 /// The answers are started for the model, which keeps small models on format.
 pub const ANSWER_START: &str = "SUMMARY:";
-pub const STEPS_START: &str = "NEXT STEPS:\n1.";
+pub const STEPS_START: &str = "Next steps:\n1.";
 
 pub const SYSTEM: &str = "You edit meeting notes into clean, short prose for an email.";
 
