@@ -11,9 +11,9 @@
 
 use crate::domain::action_item::{ActionItem, Who};
 use crate::summarise::lexicon::is_stopword;
-use crate::summarise::llm::ground::Vocabulary;
+use crate::summarise::llm::ground::{Vocabulary, action_of};
 use crate::summarise::meeting::{Meeting, MeetingContext};
-use crate::summarise::text::{capitalise, words};
+use crate::summarise::text::words;
 
 /// The question, with `{me}`, `{client}` and `{excerpt}` to fill.
 const QUESTION: &str = include_str!("prompts/check.txt");
@@ -112,8 +112,9 @@ pub fn apply(
     {
         out.who = named;
     }
-    if rewording_holds(&item.action, action, vocabulary) {
-        out.action = capitalise(action.trim());
+    let action = action_of(action, item);
+    if rewording_holds(&item.action, &action, vocabulary) {
+        out.action = action;
     }
     out
 }
@@ -221,6 +222,25 @@ mod tests {
         let invented = Confirmed { who: "Raj".into(), action: "Email the mortgage offer to the solicitor".into() };
         let kept = apply(&item("Email those"), &invented, &context(), &vocabulary);
         assert_eq!((kept.who, kept.action.as_str()), (Who::Client, "Email those"));
+    }
+
+    #[test]
+    fn a_rewording_says_neither_the_owner_nor_the_deadline_the_step_already_gives() {
+        let vocabulary = Vocabulary::of("Maggie will test the booking page next week. Thanks.");
+        let step = ActionItem { due_text: Some("next week".into()), ..item("Test the booking page") };
+        let yes = Confirmed { who: "Maggie".into(), action: "Maggie will test the booking page next week".into() };
+        let kept = apply(&step, &yes, &context(), &vocabulary);
+        assert_eq!(kept.action, "Test the booking page");
+        assert_eq!(kept.line(), "Maggie will test the booking page next week.");
+
+        let vocabulary = Vocabulary::of("I'll set up the trial account today and send the login details.");
+        let step = ActionItem { due_text: Some("today".into()), ..item("Set up the trial account") };
+        let yes = Confirmed {
+            who: "the consultant".into(),
+            action: "Set up the trial account today, send the login details".into(),
+        };
+        let kept = apply(&step, &yes, &context(), &vocabulary);
+        assert_eq!(kept.action, "Set up the trial account, send the login details");
     }
 
     #[test]

@@ -124,7 +124,7 @@ fn grounded(item: &ActionItem, action: String, vocabulary: &Vocabulary) -> Actio
 
 /// The action of a rewritten step: no "I will" before it, no deadline
 /// after it (the item keeps its own), a capital first letter.
-fn action_of(step: &str, item: &ActionItem) -> String {
+pub(super) fn action_of(step: &str, item: &ActionItem) -> String {
     let mut action = step.trim().trim_end_matches(['.', ';', '!']).to_string();
     if let Some(at) = action.find(" will ").filter(|&at| action[..at].split_whitespace().count() <= 3) {
         action = action[at + " will ".len()..].to_string();
@@ -134,7 +134,9 @@ fn action_of(step: &str, item: &ActionItem) -> String {
     {
         action = format!("{}{}", &action[..at], &action[at + due.len()..]);
     }
-    crate::summarise::text::capitalise(action.split_whitespace().collect::<Vec<_>>().join(" ").trim_end_matches(','))
+    // A deadline taken from the middle leaves its comma alone: "today, send" → " , send".
+    let action = action.split_whitespace().collect::<Vec<_>>().join(" ").replace(" ,", ",");
+    crate::summarise::text::capitalise(action.trim_start_matches(',').trim_end_matches(',').trim())
 }
 
 /// What a name or a date in the summary must be.
