@@ -1,6 +1,8 @@
 //! Word classes the summariser's rules share, each written once: verbs of
 //! work done after a meeting, verbs of state, function words and
-//! stopwords, the days and the months, words that are never a name.
+//! stopwords (files in `words/`, a word a line), and here the phrases
+//! skipped after a modal, the days and the months with their values, and
+//! words that are never a name.
 
 use std::collections::HashSet;
 use std::sync::LazyLock;
