@@ -16,12 +16,17 @@ pub struct WordClass(HashSet<&'static str>);
 
 impl WordClass {
     fn parse(text: &'static str) -> Self {
-        Self(text.lines().map(|l| l.split('#').next().unwrap_or("").trim()).filter(|w| !w.is_empty()).collect())
+        Self(entries(text).collect())
     }
 
     pub fn has(&self, word: &str) -> bool {
         self.0.contains(word)
     }
+}
+
+/// The words of a class file, in its order: each line without its comment.
+fn entries(text: &str) -> impl Iterator<Item = &str> {
+    text.lines().map(|l| l.split('#').next().unwrap_or("").trim()).filter(|w| !w.is_empty())
 }
 
 macro_rules! word_classes {
@@ -141,8 +146,7 @@ mod tests {
     #[test]
     fn each_word_class_file_lists_lower_case_words_one_per_line_and_none_twice() {
         for (file, text) in FILES {
-            let words: Vec<&str> =
-                text.lines().map(|l| l.split('#').next().unwrap_or("").trim()).filter(|w| !w.is_empty()).collect();
+            let words: Vec<&str> = entries(text).collect();
             assert!(!words.is_empty(), "{file} lists no word");
             for word in &words {
                 assert!(!word.contains(char::is_whitespace), "{file}: {word:?} is more than one word");

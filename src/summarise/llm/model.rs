@@ -266,3 +266,31 @@ fn greedy(logits: &Tensor, recent: &[u32]) -> candle_core::Result<u32> {
         .map(|(i, _)| i as u32)
         .ok_or_else(|| candle_core::Error::Msg("the model gave no logits".into()))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::summarise::llm::qwen2::tests::{agree, model_file};
+
+    fn model() -> Model {
+        let mut file = std::fs::File::open(model_file()).unwrap();
+        let gguf = Content::read(&mut file).unwrap();
+        Model::load(gguf, &mut file, 0).unwrap()
+    }
+
+    #[test]
+    fn a_prompt_read_after_one_it_starts_like_gives_the_logits_of_a_fresh_read() {
+        let mut warm = model();
+        let start: Vec<u32> = (0..30).map(|i| 1000 + i * 37).collect();
+        let first: Vec<u32> = start.iter().copied().chain([5, 6, 7]).collect();
+        let second: Vec<u32> = start.iter().copied().chain([8, 9]).collect();
+        warm.read(&first).unwrap();
+        let kept = warm.read(&second).unwrap();
+        assert_eq!(warm.read, second, "the shared start kept, the rest read anew");
+        let fresh = model().read(&second).unwrap();
+        assert!(agree(&kept, &fresh));
+        // The same prompt again: its last token is read again, for its logits.
+        let again = warm.read(&second).unwrap();
+        assert!(agree(&again, &fresh));
+    }
+}

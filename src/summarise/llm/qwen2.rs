@@ -284,13 +284,13 @@ fn causal_mask(first: usize, count: usize, seen: usize, device: &Device) -> Resu
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use candle_transformers::models::quantized_qwen2::ModelWeights;
 
     /// The coder model `scripts/test-models` fetches; the check needs real
     /// weights, whose attention and rotary layout are what could be wrong.
-    fn model_file() -> std::path::PathBuf {
+    pub(in crate::summarise::llm) fn model_file() -> std::path::PathBuf {
         let root = std::env::var_os("DEBRIEF_TEST_MODELS")
             .expect("DEBRIEF_TEST_MODELS names the test models (scripts/test sets it)");
         std::path::Path::new(&root).join("qwen-coder-1.5b").join("model.gguf")
@@ -302,7 +302,7 @@ mod tests {
     /// move a value across a rounding step; candle's model, read whole or a
     /// token at a time, differs from itself by up to 0.6 on these prompts.
     /// A wrong head, rotation or mask moves logits by several units.
-    fn agree(a: &Tensor, b: &Tensor) -> bool {
+    pub(in crate::summarise::llm) fn agree(a: &Tensor, b: &Tensor) -> bool {
         let difference = (a - b).unwrap().abs().unwrap().max(0).unwrap().to_scalar::<f32>().unwrap();
         let best = |t: &Tensor| t.argmax(0).unwrap().to_scalar::<u32>().unwrap();
         difference < 1.0 && best(a) == best(b)
