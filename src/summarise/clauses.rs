@@ -330,7 +330,7 @@ pub(super) fn modal(toks: &[Tok], at: usize) -> Option<(Form, usize, bool)> {
 fn skip_adverbs(toks: &[Tok], mut at: usize) -> usize {
     loop {
         if let Some(phrase) = PHRASE_SKIPS
-            .iter()
+            .phrases()
             .find(|p| p.iter().enumerate().all(|(i, w)| toks.get(at + i).is_some_and(|t| t.low == *w)))
         {
             at += phrase.len();

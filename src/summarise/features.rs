@@ -4,7 +4,10 @@
 //! habitual action, a question, an offer declined, a pleasantry).
 
 use super::clauses::{Clause, Form, Subject};
-use super::lexicon::{is_action_verb, is_function_word, is_general_verb, is_stative_verb, is_stopword};
+use super::lexicon::{
+    ACCEPT, CONDITIONALS, DECLINE, HABITUAL, HEDGES, LIKELY_ACCEPT, OPTIONS, PARTICLES, PAST_MARKS, PRONOUNS,
+    PhraseClass, RECAP_CUES, is_action_verb, is_function_word, is_general_verb, is_stative_verb, is_stopword,
+};
 use super::meeting::Meeting;
 use super::text::ritual_share;
 use super::tokens::Tok;
@@ -84,153 +87,6 @@ features!(
 
 pub const COUNT: usize = NAMES.len();
 
-/// Words that make what follows a supposition.
-const CONDITIONALS: &[&str] =
-    &["if", "unless", "suppose", "supposing", "assuming", "whether", "imagine", "hypothetically", "theoretically"];
-/// Words that put an action in the past.
-const PAST: &[&str] = &[
-    "already",
-    "yesterday",
-    "ago",
-    "earlier",
-    "previously",
-    "last",
-    "did",
-    "had",
-    "was",
-    "were",
-    "sent",
-    "made",
-    "went",
-    "got",
-    "took",
-    "gave",
-    "told",
-    "said",
-    "done",
-    "booked",
-    "finished",
-    "signed",
-    "shared",
-    "emailed",
-    "called",
-    "spoke",
-    "met",
-];
-/// Words of what happens as a rule.
-const HABITUAL: &[&str] = &[
-    "usually",
-    "always",
-    "normally",
-    "typically",
-    "generally",
-    "often",
-    "sometimes",
-    "whenever",
-    "routinely",
-    "every",
-    "each",
-    "tend",
-    "tends",
-    "regularly",
-    "traditionally",
-];
-const HEDGES: &[&str] =
-    &["maybe", "perhaps", "possibly", "probably", "think", "guess", "might", "suppose", "sure", "wonder"];
-/// How a reply opens when it surely takes up a request or an offer…
-const ACCEPT: &[&[&str]] = &[
-    &["yes"],
-    &["yeah"],
-    &["yep"],
-    &["sure"],
-    &["absolutely"],
-    &["of", "course"],
-    &["definitely"],
-    &["certainly"],
-    &["will", "do"],
-    &["no", "problem"],
-    &["no", "worries"],
-    &["please"],
-    &["that", "would", "be"],
-    &["happy", "to"],
-    &["i", "can", "do"],
-    &["i", "will", "do"],
-    &["consider", "it"],
-    &["on", "it"],
-    &["i", "will", "have"],
-];
-/// …when it turns one down…
-const DECLINE: &[&[&str]] = &[
-    &["no"],
-    &["nope"],
-    &["no", "need"],
-    &["not", "necessary"],
-    &["do", "not", "worry"],
-    &["that's", "fine"],
-    &["we", "are", "fine"],
-    &["we", "are", "good"],
-    &["rather", "not"],
-    &["let's", "not"],
-    &["not", "yet"],
-    &["not", "really"],
-    &["already", "have"],
-    &["have", "already"],
-    &["not", "needed"],
-    &["hold", "off"],
-    &["let's", "hold"],
-    &["skip", "it"],
-    &["not", "for", "now"],
-    &["do", "not", "bother"],
-];
-/// …and when it more likely takes it up than not.
-const LIKELY_ACCEPT: &[&[&str]] = &[
-    &["sounds", "good"],
-    &["sounds", "great"],
-    &["that", "works"],
-    &["perfect"],
-    &["great"],
-    &["fine"],
-    &["okay"],
-    &["ok"],
-    &["thanks"],
-    &["thank", "you"],
-    &["good", "idea"],
-    &["brilliant"],
-    &["lovely"],
-    &["deal"],
-    &["agreed"],
-    &["alright"],
-    &["right"],
-    &["i", "will"],
-    &["we", "will"],
-];
-/// Words that say the meeting is going over what was agreed.
-const RECAP: &[&str] =
-    &["recap", "summarise", "summarize", "summary", "wrap", "confirm", "actions", "recapping", "run", "through"];
-/// Words of alternatives weighed, not chosen.
-const OPTIONS: &[&str] =
-    &["option", "options", "alternatively", "instead", "either", "scenario", "otherwise", "alternative"];
-/// Particles that make a general verb work: "get back", "look into".
-const PARTICLES: &[&str] =
-    &["back", "into", "together", "out", "over", "touch", "through", "across", "round", "around", "up"];
-const PRONOUNS: &[&str] = &[
-    "it",
-    "them",
-    "that",
-    "this",
-    "those",
-    "these",
-    "you",
-    "me",
-    "us",
-    "him",
-    "her",
-    "one",
-    "something",
-    "everything",
-    "anything",
-];
-
 /// How far back a recap cue still counts, in sentences.
 const RECAP_REACH: usize = 6;
 
@@ -248,17 +104,17 @@ pub fn of(meeting: &Meeting, s: usize, clause: &Clause, due: bool, dated: bool) 
     let question = is_question(toks);
     let before = &toks[..clause.verb];
     let conditional =
-        before.iter().any(|t| t.is_any(CONDITIONALS)) || toks[clause.verb..clause.end].iter().any(|t| t.is("if"));
+        before.iter().any(|t| t.is_in(&CONDITIONALS)) || toks[clause.verb..clause.end].iter().any(|t| t.is("if"));
     let would = toks[clause.start..clause.verb].iter().any(|t| t.is_any(&["would", "could", "might"]));
-    let past = toks.iter().any(|t| t.is_any(PAST))
+    let past = toks.iter().any(|t| t.is_in(&PAST_MARKS))
         || before.windows(2).any(|w| w[0].is_any(&["have", "has", "had"]) && w[1].low.ends_with("ed"));
     let reply = meeting.reply(s).map(|r| &meeting.sentences[r].toks[..]);
-    let sure = reply.is_some_and(|r| opens_with(r, ACCEPT));
-    let declined = !sure && reply.is_some_and(|r| says_early(r, DECLINE));
-    let accepted = sure || (!declined && reply.is_some_and(|r| opens_with(r, LIKELY_ACCEPT)));
+    let sure = reply.is_some_and(|r| opens_with(r, &ACCEPT));
+    let declined = !sure && reply.is_some_and(|r| says_early(r, &DECLINE));
+    let accepted = sure || (!declined && reply.is_some_and(|r| opens_with(r, &LIKELY_ACCEPT)));
     let recap = (s.saturating_sub(RECAP_REACH)..=s).any(|i| {
         let t = &meeting.sentences[i].toks;
-        t.iter().any(|w| w.is_any(RECAP)) || t.windows(2).any(|w| w[0].is("next") && w[1].is_any(&["steps", "step"]))
+        t.iter().any(|w| w.is_in(&RECAP_CUES)) || t.windows(2).any(|w| w[0].is("next") && w[1].is_any(&["steps", "step"]))
     });
     let committing = matches!(clause.form, Form::Future | Form::Intent | Form::LetMe | Form::Lets | Form::Progressive);
     let asked = matches!(clause.form, Form::Request | Form::Imperative | Form::Offer);
@@ -287,28 +143,28 @@ pub fn of(meeting: &Meeting, s: usize, clause: &Clause, due: bool, dated: bool) 
         deadline: flag(due),
         deadline_dated: flag(dated),
         object_words: content.min(4) as f32 / 4.0,
-        object_pronoun_only: flag(content == 0 && object.iter().any(|t| t.is_any(PRONOUNS))),
+        object_pronoun_only: flag(content == 0 && object.iter().any(|t| t.is_in(&PRONOUNS))),
         clause_length: (clause.end - clause.verb).min(20) as f32 / 20.0,
         question: flag(question),
         conditional: flag(conditional),
         hypothetical: flag(conditional && (would || clause.form == Form::Hedge)),
         past: flag(past),
-        habitual: flag(toks.iter().any(|t| t.is_any(HABITUAL))),
+        habitual: flag(toks.iter().any(|t| t.is_in(&HABITUAL))),
         negated: flag(clause.negated || before.iter().rev().take(4).any(|t| t.is_any(&["not", "never", "no"]))),
         pleasantry: ritual_share(&meeting.sentences[s].text),
-        hedged: flag(before.iter().any(|t| t.is_any(HEDGES))),
+        hedged: flag(before.iter().any(|t| t.is_in(&HEDGES))),
         accepted: flag(accepted),
         declined: flag(declined),
         conjunct: flag(clause.conjunct),
         recap: flag(recap),
-        options: flag(toks.iter().any(|t| t.is_any(OPTIONS))),
+        options: flag(toks.iter().any(|t| t.is_in(&OPTIONS))),
         first_person_commits: flag(committing && matches!(clause.subject, Subject::I | Subject::We)),
         request_accepted: flag(asked && accepted),
         offer_declined: flag(clause.form == Form::Offer && declined),
         you_will: flag(clause.subject == Subject::You && clause.form == Form::Future),
         question_not_request: flag(question && !asked),
         duty_we: flag(clause.form == Form::Duty && clause.subject == Subject::We),
-        particle: flag(object.iter().take(3).any(|t| t.is_any(PARTICLES))),
+        particle: flag(object.iter().take(3).any(|t| t.is_in(&PARTICLES))),
     }
 }
 
@@ -320,7 +176,7 @@ fn flag(on: bool) -> f32 {
 pub fn is_content(word: &str) -> bool {
     word.chars().count() > 2
         && !is_function_word(word)
-        && !PRONOUNS.contains(&word)
+        && !PRONOUNS.has(word)
         && !is_stopword(word)
         && !super::text::is_filler(word)
 }
@@ -346,10 +202,14 @@ fn is_question(toks: &[Tok]) -> bool {
 }
 
 /// Whether `toks` opens (after a filler or two) with one of `phrases`.
-fn opens_with(toks: &[Tok], phrases: &[&[&str]]) -> bool {
-    let start =
-        toks.iter().take(3).position(|t| !t.is_any(&["oh", "um", "uh", "well", "erm", "ah", "and", "so"])).unwrap_or(0);
-    phrases.iter().any(|p| p.iter().enumerate().all(|(i, w)| toks.get(start + i).is_some_and(|t| t.is(w))))
+fn opens_with(toks: &[Tok], phrases: &PhraseClass) -> bool {
+    let start = after_fillers(toks);
+    phrases.phrases().any(|p| p.iter().enumerate().all(|(i, w)| toks.get(start + i).is_some_and(|t| t.is(w))))
+}
+
+/// Where `toks` starts after a filler or two ("oh, well, …").
+fn after_fillers(toks: &[Tok]) -> usize {
+    toks.iter().take(3).position(|t| !t.is_any(&["oh", "um", "uh", "well", "erm", "ah", "and", "so"])).unwrap_or(0)
 }
 
 /// How many words of a reply may come before what it says of the request.
@@ -357,17 +217,17 @@ const REPLY_OPENING: usize = 6;
 
 /// Whether one of `phrases` is said within the first words of `toks`; a
 /// bare "no" only as the first word ("no need" anywhere).
-fn says_early(toks: &[Tok], phrases: &[&[&str]]) -> bool {
+fn says_early(toks: &[Tok], phrases: &PhraseClass) -> bool {
     let opening = &toks[..toks.len().min(REPLY_OPENING)];
-    phrases.iter().any(|p| {
+    phrases.phrases().any(|p| {
         (0..opening.len()).any(|at| {
             (p.len() > 1 || at == 0) && p.iter().enumerate().all(|(i, w)| opening.get(at + i).is_some_and(|t| t.is(w)))
         })
-    }) || opens_with(toks, &[&["no"]])
+    }) || toks.get(after_fillers(toks)).is_some_and(|t| t.is("no"))
 }
 
 /// Whether a sentence opens by surely taking up what was asked: "Sure,
 /// …", "Yes, I'll…", "Of course".
 pub fn takes_up(toks: &[Tok]) -> bool {
-    opens_with(toks, ACCEPT)
+    opens_with(toks, &ACCEPT)
 }

@@ -1,8 +1,8 @@
 //! Word classes the summariser's rules share, each written once: verbs of
-//! work done after a meeting, verbs of state, function words and
-//! stopwords (files in `words/`, a word a line), and here the phrases
-//! skipped after a modal, the days and the months with their values, and
-//! words that are never a name.
+//! work done after a meeting, verbs of state, function words, stopwords,
+//! the marks of the hard negatives and the openings of replies (files in
+//! `words/`, a word or a phrase a line), and here the days and the months
+//! with their values, and words that are never a name.
 
 use std::collections::HashSet;
 use std::sync::LazyLock;
@@ -15,6 +15,9 @@ use time::{Month, Weekday};
 pub struct WordClass(HashSet<&'static str>);
 
 impl WordClass {
+    #[cfg(test)]
+    const ONE_WORD: bool = true;
+
     fn parse(text: &'static str) -> Self {
         Self(entries(text).collect())
     }
@@ -24,49 +27,80 @@ impl WordClass {
     }
 }
 
-/// The words of a class file, in its order: each line without its comment.
+/// A class of phrases, one per line of its file, its words split by
+/// spaces, in the file's order.
+pub struct PhraseClass(Vec<Vec<&'static str>>);
+
+impl PhraseClass {
+    #[cfg(test)]
+    const ONE_WORD: bool = false;
+
+    fn parse(text: &'static str) -> Self {
+        Self(entries(text).map(|phrase| phrase.split_whitespace().collect()).collect())
+    }
+
+    pub fn phrases(&self) -> impl Iterator<Item = &[&'static str]> {
+        self.0.iter().map(Vec::as_slice)
+    }
+}
+
+/// The entries of a class file, in its order: each line without its comment.
 fn entries(text: &str) -> impl Iterator<Item = &str> {
     text.lines().map(|l| l.split('#').next().unwrap_or("").trim()).filter(|w| !w.is_empty())
 }
 
-macro_rules! word_classes {
-    ($($(#[$doc:meta])* $vis:vis $name:ident = $file:literal;)*) => {
-        $($(#[$doc])* $vis static $name: LazyLock<WordClass> =
-            LazyLock::new(|| WordClass::parse(include_str!(concat!("words/", $file))));)*
-        /// Every class with its file, for the test of the files.
+macro_rules! classes {
+    ($($(#[$doc:meta])* $vis:vis $name:ident: $class:ident = $file:literal;)*) => {
+        $($(#[$doc])* $vis static $name: LazyLock<$class> =
+            LazyLock::new(|| $class::parse(include_str!(concat!("words/", $file))));)*
+        /// Every class with its file and whether it holds single words, for
+        /// the test of the files.
         #[cfg(test)]
-        const FILES: &[(&str, &str)] = &[$(($file, include_str!(concat!("words/", $file)))),*];
+        const FILES: &[(&str, &str, bool)] = &[$(($file, include_str!(concat!("words/", $file)), $class::ONE_WORD)),*];
     };
 }
 
-word_classes! {
+classes! {
     /// Verbs of work done after the meeting.
-    ACTION_VERBS = "action-verbs.txt";
+    ACTION_VERBS: WordClass = "action-verbs.txt";
     /// Verbs that are work after the meeting only with more words.
-    GENERAL_VERBS = "general-verbs.txt";
+    GENERAL_VERBS: WordClass = "general-verbs.txt";
     /// Verbs of state, not of work.
-    STATIVE_VERBS = "stative-verbs.txt";
+    STATIVE_VERBS: WordClass = "stative-verbs.txt";
     /// Words between a modal and its verb that change nothing.
-    pub ADVERBS = "adverbs.txt";
+    pub ADVERBS: WordClass = "adverbs.txt";
     /// Articles, pronouns, prepositions, conjunctions, auxiliaries, replies.
-    GRAMMAR_WORDS = "grammar-words.txt";
+    GRAMMAR_WORDS: WordClass = "grammar-words.txt";
     /// Besides the grammar words, words that never head a verb phrase.
-    MORE_FUNCTION_WORDS = "function-words.txt";
+    MORE_FUNCTION_WORDS: WordClass = "function-words.txt";
     /// Besides the grammar words, words that carry no topic.
-    MORE_STOPWORDS = "stopwords.txt";
+    MORE_STOPWORDS: WordClass = "stopwords.txt";
+    /// Words that make what follows a supposition.
+    pub CONDITIONALS: WordClass = "conditionals.txt";
+    /// Words that put an action in the past.
+    pub PAST_MARKS: WordClass = "past-marks.txt";
+    /// Words of what happens as a rule.
+    pub HABITUAL: WordClass = "habitual.txt";
+    /// Words that make a verb after them less than a promise.
+    pub HEDGES: WordClass = "hedges.txt";
+    /// Words that say the meeting is going over what was agreed.
+    pub RECAP_CUES: WordClass = "recap-cues.txt";
+    /// Words of alternatives weighed, not chosen.
+    pub OPTIONS: WordClass = "options.txt";
+    /// Particles that make a general verb work.
+    pub PARTICLES: WordClass = "particles.txt";
+    /// Words that stand for a thing or a person without naming it.
+    pub PRONOUNS: WordClass = "pronouns.txt";
+    /// How a reply opens when it surely takes up a request or an offer…
+    pub ACCEPT: PhraseClass = "accept.txt";
+    /// …the words that turn one down, early in a reply…
+    pub DECLINE: PhraseClass = "decline.txt";
+    /// …and how it opens when it more likely takes it up than not.
+    pub LIKELY_ACCEPT: PhraseClass = "likely-accept.txt";
+    /// Phrases between a modal and its verb: "will try to send".
+    pub PHRASE_SKIPS: PhraseClass = "phrase-skips.txt";
 }
 
-/// Phrases between a modal and its verb: "will try to send", "will be able
-/// to send", "will go ahead and send".
-pub const PHRASE_SKIPS: &[&[&str]] = &[
-    &["try", "to"],
-    &["be", "able", "to"],
-    &["go", "ahead", "and"],
-    &["make", "sure", "to"],
-    &["need", "to"],
-    &["have", "to"],
-    &["want", "to"],
-];
 /// The days of the week.
 pub const WEEKDAYS: &[(&str, Weekday)] = &[
     ("monday", Weekday::Monday),
@@ -144,16 +178,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn each_word_class_file_lists_lower_case_words_one_per_line_and_none_twice() {
-        for (file, text) in FILES {
-            let words: Vec<&str> = entries(text).collect();
-            assert!(!words.is_empty(), "{file} lists no word");
-            for word in &words {
-                assert!(!word.contains(char::is_whitespace), "{file}: {word:?} is more than one word");
-                assert_eq!(*word, word.to_lowercase(), "{file}: {word:?} is not lower case");
+    fn each_class_file_lists_lower_case_entries_one_per_line_and_none_twice() {
+        for (file, text, one_word) in FILES {
+            let entries: Vec<&str> = entries(text).collect();
+            assert!(!entries.is_empty(), "{file} lists nothing");
+            for entry in &entries {
+                if *one_word {
+                    assert!(!entry.contains(char::is_whitespace), "{file}: {entry:?} is more than one word");
+                }
+                assert_eq!(*entry, entry.to_lowercase(), "{file}: {entry:?} is not lower case");
             }
-            let once: HashSet<&&str> = words.iter().collect();
-            assert_eq!(once.len(), words.len(), "{file} lists a word twice");
+            let once: HashSet<&&str> = entries.iter().collect();
+            assert_eq!(once.len(), entries.len(), "{file} lists an entry twice");
         }
     }
 
@@ -162,5 +198,12 @@ mod tests {
         let class = WordClass::parse("# verbs of work\nsend\n\n  email  # and mail\n");
         assert!(class.has("send") && class.has("email"));
         assert!(!class.has("verbs") && !class.has("mail") && !class.has(""));
+    }
+
+    #[test]
+    fn a_phrase_class_reads_each_line_as_its_words_in_order() {
+        let class = PhraseClass::parse("# replies\nof course\n  no   need # spaced\n");
+        let phrases: Vec<&[&str]> = class.phrases().collect();
+        assert_eq!(phrases, vec![&["of", "course"][..], &["no", "need"][..]]);
     }
 }

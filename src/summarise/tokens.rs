@@ -2,6 +2,8 @@
 //! mark that followed it, with contractions and spoken forms spelt out
 //! ("I'll" → "I will", "gonna" → "going to") so one pattern fits all.
 
+use super::lexicon::WordClass;
+
 #[derive(Debug, Clone)]
 pub struct Tok {
     /// As written, marks around it dropped (a currency sign kept).
@@ -22,6 +24,10 @@ impl Tok {
 
     pub fn is_any(&self, words: &[&str]) -> bool {
         words.contains(&self.low.as_str())
+    }
+
+    pub fn is_in(&self, class: &WordClass) -> bool {
+        class.has(&self.low)
     }
 }
 
