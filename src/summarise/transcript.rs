@@ -155,7 +155,13 @@ fn skip_timestamp(line: &str) -> &str {
 /// "Anna Lopez 0:03", "Tom (00:01:10)" without the time.
 fn strip_trailing_timestamp(head: &str) -> &str {
     let trimmed = head.trim_end_matches([']', ')']);
-    let start = trimmed.rfind(|c: char| !(c.is_ascii_digit() || c == ':' || c == '.')).map_or(0, |i| i + 1);
+    // The end of the last character that is no part of a time: a
+    // currency sign before "600." is two bytes, so its width, not one.
+    let start = trimmed
+        .char_indices()
+        .rev()
+        .find(|&(_, c)| !(c.is_ascii_digit() || c == ':' || c == '.'))
+        .map_or(0, |(i, c)| i + c.len_utf8());
     if trimmed.len() - start >= 3 && trimmed[start..].contains(':') {
         trimmed[..start].trim_end_matches(['[', '(', ' ', '-', '|']).trim_end()
     } else {
@@ -237,6 +243,16 @@ mod tests {
         assert!(got.iter().all(|(s, _)| s.is_none()), "{got:?}");
         let got = speakers("Next steps: send it.\nAction items: book it.");
         assert!(got.iter().all(|(s, _)| s.is_none()), "{got:?}");
+    }
+
+    #[test]
+    fn a_line_ending_in_an_amount_after_a_currency_sign_is_read_not_a_panic() {
+        let got = speakers("Harriet Doyle: A quartet is about £600.\nOmar Bashir: No thanks, €1.50 is our limit.");
+        assert_eq!(
+            got,
+            [turn("Harriet Doyle", "A quartet is about £600."), turn("Omar Bashir", "No thanks, €1.50 is our limit.")]
+        );
+        assert!(speakers("£600.\nWe'll pay ¥12:00").iter().all(|(s, _)| s.is_none()));
     }
 
     #[test]

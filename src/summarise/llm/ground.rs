@@ -130,7 +130,9 @@ pub(super) fn action_of(step: &str, item: &ActionItem) -> String {
         action = action[at + " will ".len()..].to_string();
     }
     if let Some(due) = &item.due_text
-        && let Some(at) = action.to_lowercase().rfind(&due.to_lowercase())
+        // ASCII case only: a full lower-casing can change a byte count
+        // ("İ" is longer lower-cased), and the index must fit `action`.
+        && let Some(at) = action.to_ascii_lowercase().rfind(&due.to_ascii_lowercase())
     {
         action = format!("{}{}", &action[..at], &action[at + due.len()..]);
     }
@@ -350,6 +352,18 @@ mod tests {
             got.next_steps
         );
         assert_eq!(got.summary, "The proposal comes to 15,000 pounds.", "a grounded rewrite with its figure is kept");
+    }
+
+    #[test]
+    fn a_deadline_is_cut_from_a_rewritten_action_whatever_letters_come_before_it() {
+        let item = |due: &str| ActionItem {
+            who: Who::Me,
+            action: "Send the slides".into(),
+            due_text: Some(due.into()),
+            due_date: None,
+        };
+        assert_eq!(action_of("İlker will send the slides by Friday", &item("by Friday")), "Send the slides");
+        assert_eq!(action_of("Send İlker's slides By Friday.", &item("by friday")), "Send İlker's slides");
     }
 
     #[test]
