@@ -114,7 +114,8 @@ pub fn of(meeting: &Meeting, s: usize, clause: &Clause, due: bool, dated: bool) 
     let accepted = sure || (!declined && reply.is_some_and(|r| opens_with(r, &LIKELY_ACCEPT)));
     let recap = (s.saturating_sub(RECAP_REACH)..=s).any(|i| {
         let t = &meeting.sentences[i].toks;
-        t.iter().any(|w| w.is_in(&RECAP_CUES)) || t.windows(2).any(|w| w[0].is("next") && w[1].is_any(&["steps", "step"]))
+        t.iter().any(|w| w.is_in(&RECAP_CUES))
+            || t.windows(2).any(|w| w[0].is("next") && w[1].is_any(&["steps", "step"]))
     });
     let committing = matches!(clause.form, Form::Future | Form::Intent | Form::LetMe | Form::Lets | Form::Progressive);
     let asked = matches!(clause.form, Form::Request | Form::Imperative | Form::Offer);
