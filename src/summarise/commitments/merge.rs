@@ -1,0 +1,451 @@
+//! From scored candidates to items, by rules tried in order on each
+//! candidate: each rule a named value with the speech it is for, and a test
+//! that holds it to its examples. A rule may note something (a deadline
+//! for the item before) and let the next rules go on, or settle the
+//! candidate: fold it into an item, make it one, or drop it.
+
+use super::Candidate;
+use super::drafts::{Draft, draft};
+use super::signs::{courtesy, points_back, received_thing, reports_back, vague_before_deadline};
+use crate::domain::action_item::Who;
+use crate::summarise::action::imperative;
+use crate::summarise::clauses::{Form, Subject};
+use crate::summarise::features;
+use crate::summarise::meeting::{Meeting, MeetingContext};
+use crate::summarise::run_on;
+use crate::summarise::tokens::Tok;
+use crate::summarise::who;
+
+/// Words that make a reply more than a yes: "sure, and I'll also…".
+const ADDING: &[&str] = &["also", "too", "another", "additionally", "plus"];
+/// Words that open a reason said in passing.
+const REASONS: &[&str] = &["because", "since", "as"];
+/// How many sentences after a commitment may still give its deadline or
+/// take up a request.
+const FOLLOW_UP_REACH: usize = 3;
+/// How many sentences after a commitment its report-back may come: the same
+/// one or the next.
+const REPORT_BACK_REACH: usize = 1;
+
+/// What a rule did with a candidate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Step {
+    /// Nothing: the next rule is tried.
+    Pass,
+    /// Something, and the next rule is tried too.
+    Noted,
+    /// All there is to do: no later rule sees the candidate.
+    Settled,
+}
+
+/// A way a clause joins the items, with its name and the speech it is for:
+/// each example an unpunctuated or punctuated `run`, the verbs of the
+/// clauses the classifier takes, and the items' lines (meeting on
+/// Wednesday 11 March 2026). The name and the examples are read by the
+/// test that holds the rule to them.
+#[cfg_attr(not(test), allow(dead_code))]
+struct Rule {
+    name: &'static str,
+    apply: fn(&mut Building, usize) -> Step,
+    examples: &'static [Example],
+}
+
+#[cfg_attr(not(test), allow(dead_code))]
+struct Example {
+    run: &'static str,
+    sure: &'static [&'static str],
+    items: &'static [&'static str],
+}
+
+const RULES: &[Rule] = &[
+    Rule {
+        name: "a deadline said in a later clause is the commitment's",
+        apply: later_deadline,
+        examples: &[Example {
+            run: "I'll ask Raj to join the second interviews, because he'll be managing whoever we hire, \
+                  and confirm his availability by Friday.",
+            sure: &["ask"],
+            items: &["Ask Raj to join the second interviews by Friday."],
+        }],
+    },
+    Rule {
+        name: "a conjunct without an object of its own is part of the clause before",
+        apply: conjunct,
+        examples: &[Example {
+            run: "I'll draft the policy, and send it to Fiona by Friday.",
+            sure: &["draft", "send"],
+            items: &["Draft the policy and send it to Fiona by Friday."],
+        }],
+    },
+    Rule {
+        name: "what the classifier doubts, and a courtesy of the meeting, is no item",
+        apply: doubted_or_courtesy,
+        examples: &[
+            Example { run: "I'll walk you through the headlines, then the tax.", sure: &["walk"], items: &[] },
+            Example { run: "We'll probably need a bigger van for the move.", sure: &[], items: &[] },
+        ],
+    },
+    Rule {
+        name: "a reply that takes up a request is the request, made by who replied",
+        apply: taken_up,
+        examples: &[Example {
+            run: "Raj: Could you send me the floor plans?\nAnna: Sure, I'll email them tonight.",
+            sure: &["email"],
+            items: &["Anna will send the floor plans tonight."],
+        }],
+    },
+    Rule {
+        name: "a vague follow-up with a deadline dates the commitment before",
+        apply: follow_up_deadline,
+        examples: &[Example {
+            run: "ha fair enough i'll leave you our brochure as well oh we've got two already from the man who \
+                  knocked on the door before i can quote properly could you send me a photo of your electricity meter \
+                  and the fuse box i want to check the fuse rating i'll do it tonight ken knows where the fuse box is \
+                  great the scaffolding goes up the side of the house on the shared drive will the neighbours mind",
+            sure: &["send", "do"],
+            items: &["Send a photo of your electricity meter tonight."],
+        }],
+    },
+    Rule {
+        name: "a promise to report back is part of the commitment it reports on",
+        apply: report_back,
+        examples: &[Example {
+            run: "I'll check with HMRC whether the penalty can be appealed, and let you know by Wednesday.",
+            sure: &["check", "let"],
+            items: &["Check with HMRC whether the penalty can be appealed by Wednesday."],
+        }],
+    },
+    Rule {
+        name: "a commitment of its own",
+        apply: own,
+        examples: &[Example {
+            run: "I'll send you the signed contract by Friday.",
+            sure: &["send"],
+            items: &["Send the signed contract by Friday."],
+        }],
+    },
+];
+
+/// The items in the making of the candidates `probabilities` says are
+/// commitments (at least `threshold`), and per candidate the rules that
+/// did something with it.
+pub(super) fn build(
+    meeting: &Meeting,
+    context: &MeetingContext,
+    candidates: &[Candidate],
+    probabilities: &[f32],
+    threshold: f32,
+) -> (Vec<Draft>, Vec<Vec<&'static str>>) {
+    let mut building = Building {
+        meeting,
+        context,
+        candidates,
+        probabilities,
+        threshold,
+        drafts: Vec::new(),
+        made: vec![None; candidates.len()],
+    };
+    let mut applied = vec![Vec::new(); candidates.len()];
+    for (i, applied) in applied.iter_mut().enumerate() {
+        for rule in RULES {
+            let step = (rule.apply)(&mut building, i);
+            if step != Step::Pass {
+                applied.push(rule.name);
+            }
+            if step == Step::Settled {
+                break;
+            }
+        }
+    }
+    (building.drafts, applied)
+}
+
+/// The meeting's candidates, and the items made of them so far.
+struct Building<'a> {
+    meeting: &'a Meeting,
+    context: &'a MeetingContext,
+    candidates: &'a [Candidate],
+    probabilities: &'a [f32],
+    threshold: f32,
+    drafts: Vec<Draft>,
+    /// Which draft each candidate became part of, for its conjuncts.
+    made: Vec<Option<usize>>,
+}
+
+impl Building<'_> {
+    fn toks(&self, i: usize) -> &[Tok] {
+        &self.meeting.sentences[self.candidates[i].sentence].toks
+    }
+
+    fn accepted(&self, i: usize) -> bool {
+        self.probabilities[i] >= self.threshold
+    }
+
+    /// Whether candidate `i` names no object: "do it", "come back to you".
+    fn vague(&self, i: usize) -> bool {
+        self.candidates[i].features.object_words == 0.0
+    }
+
+    /// "…you won't outgrow it yes I'll send it over on Monday": a yes in
+    /// the middle of an unpunctuated run takes the request before up as
+    /// surely as one that opens a sentence, which is all the classifier
+    /// reads.
+    fn yes_in_run(&self, i: usize) -> bool {
+        let c = &self.candidates[i];
+        c.clause.form == Form::Future
+            && matches!(c.clause.subject, Subject::I | Subject::We)
+            && c.clause.start > 0
+            && self.toks(i)[c.clause.start - 1].is_any(&["yes", "sure"])
+    }
+
+    /// The request a yes in the run takes up, for a candidate the
+    /// classifier doubted.
+    fn request_said_yes_to(&self, i: usize) -> Option<usize> {
+        (!self.accepted(i) && self.yes_in_run(i)).then(|| self.request_before(i, !self.vague(i))).flatten()
+    }
+
+    /// The draft the clause before candidate `i` in its sentence became,
+    /// passing over a reason said between them that became none ("I'll ask
+    /// Raj to join, because he'll be managing them, and confirm by Friday").
+    fn made_before(&self, i: usize) -> Option<usize> {
+        let c = &self.candidates[i];
+        let toks = self.toks(i);
+        let aside = |j: usize| {
+            let start = self.candidates[j].clause.start;
+            self.made[j].is_none() && start > 0 && toks[start - 1].is_any(REASONS)
+        };
+        let j = (0..i).rev().take_while(|&j| self.candidates[j].sentence == c.sentence).find(|&j| !aside(j))?;
+        self.made[j]
+    }
+
+    /// The request or offer, a sentence or two before candidate `i`, that
+    /// `i` answers by taking it up; `at_once`: only the one `i`'s sentence
+    /// replies to.
+    fn request_before(&self, i: usize, at_once: bool) -> Option<usize> {
+        let c = &self.candidates[i];
+        (0..i).rev().take_while(|&j| c.sentence - self.candidates[j].sentence <= 2).find(|&j| {
+            let r = &self.candidates[j];
+            let reply = self.meeting.reply(r.sentence);
+            r.sentence < c.sentence
+                && matches!(r.clause.form, Form::Request | Form::Imperative | Form::Offer)
+                && r.features.object_words > 0.0
+                && reply.is_some_and(|reply| if at_once { reply == c.sentence } else { reply <= c.sentence })
+        })
+    }
+
+    /// Candidate `j` as an item of its own: who does it, its action in the
+    /// imperative, its deadline; `None` when the action is under two words.
+    fn commitment(&self, j: usize, score: f32) -> Option<Draft> {
+        let c = &self.candidates[j];
+        let replier = self.meeting.reply(c.sentence).filter(|_| c.features.accepted > 0.0);
+        let who = who::of(self.meeting, c.sentence, &c.clause, replier, self.context);
+        let action = imperative(self.toks(j), c.clause.verb, c.clause.end, c.due.as_ref().map(|d| (d.start, d.end)));
+        (action.split_whitespace().count() >= 2).then(|| draft(c.sentence, score, who, action, c.due.clone()))
+    }
+
+    /// Candidate `i` is part of draft `d` now.
+    fn joins(&mut self, i: usize, d: usize) -> Step {
+        self.made[i] = Some(d);
+        Step::Settled
+    }
+
+    /// Draft `new` is made of candidate `i` (and of `also`, when another
+    /// candidate made it with it).
+    fn adds(&mut self, i: usize, also: Option<usize>, new: Draft) -> Step {
+        let d = self.drafts.len();
+        self.drafts.push(new);
+        if let Some(j) = also {
+            self.made[j] = Some(d);
+        }
+        self.joins(i, d)
+    }
+}
+
+/// "I'll check with HMRC whether …, and let you know by Wednesday": a
+/// deadline said in a later clause of the sentence is the commitment's
+/// too, whatever becomes of that clause.
+fn later_deadline(b: &mut Building, i: usize) -> Step {
+    let c = &b.candidates[i];
+    if c.due.is_some()
+        && let Some(d) = b.made_before(i)
+        && b.drafts[d].due.is_none()
+    {
+        b.drafts[d].due.clone_from(&c.due);
+        return Step::Noted;
+    }
+    Step::Pass
+}
+
+/// "…and come back to you by Monday", "draft the policy and send it to
+/// Fiona": part of the clause before.
+fn conjunct(b: &mut Building, i: usize) -> Step {
+    let c = &b.candidates[i];
+    let toks = b.toks(i);
+    let folds = c.clause.conjunct && (b.vague(i) || points_back(toks, c)) && i > 0;
+    let Some(d) = b.made[i.saturating_sub(1)].filter(|_| folds && b.candidates[i - 1].sentence == c.sentence) else {
+        return Step::Pass;
+    };
+    let more = imperative(toks, c.clause.verb, c.clause.end, c.due.as_ref().map(|d| (d.start, d.end)));
+    let draft = &mut b.drafts[d];
+    if !more.is_empty() {
+        draft.action = format!("{} and {}", draft.action, lower_first(&more));
+    }
+    if draft.due.is_none() {
+        draft.due.clone_from(&c.due);
+    }
+    b.joins(i, d)
+}
+
+/// Not accepted (and no yes in the run takes a request up), or a courtesy
+/// of the meeting ("I'll walk you through the headlines"): no item.
+fn doubted_or_courtesy(b: &mut Building, i: usize) -> Step {
+    let doubted = !b.accepted(i) && b.request_said_yes_to(i).is_none();
+    if doubted || courtesy(b.toks(i), &b.candidates[i]) { Step::Settled } else { Step::Pass }
+}
+
+/// "Sure, I'll send them tonight", "Sure, I'll ask HR": the request before,
+/// taken up (not "and I'll also…", which is more), by whoever replied.
+fn taken_up(b: &mut Building, i: usize) -> Step {
+    let toks = b.toks(i);
+    let vague = b.vague(i);
+    let yes = b.yes_in_run(i);
+    let answers = !vague && (yes || features::takes_up(toks)) && !toks.iter().any(|t| t.is_any(ADDING));
+    let request = b.request_said_yes_to(i);
+    let Some(j) = request.or_else(|| (vague || answers).then(|| b.request_before(i, answers)).flatten()) else {
+        return Step::Pass;
+    };
+    let (c, request) = (&b.candidates[i], &b.candidates[j]);
+    let who = match who::of(b.meeting, c.sentence, &c.clause, None, b.context) {
+        Who::Unattributed => who::of(b.meeting, request.sentence, &request.clause, Some(c.sentence), b.context),
+        who => who,
+    };
+    let due = c.due.clone().or_else(|| request.due.clone());
+    match b.made[j] {
+        Some(d) => {
+            b.drafts[d].who = who;
+            if b.drafts[d].due.is_none() {
+                b.drafts[d].due = due;
+            }
+            b.joins(i, d)
+        }
+        None => {
+            let rtoks = &b.meeting.sentences[request.sentence].toks;
+            let action = imperative(
+                rtoks,
+                request.clause.verb,
+                request.clause.end,
+                request.due.as_ref().map(|d| (d.start, d.end)),
+            );
+            let new = draft(request.sentence, b.probabilities[i], who, action, due);
+            b.adds(i, None, new)
+        }
+    }
+}
+
+/// "You'll have them Thursday", "I'll do it tonight": the deadline of the
+/// commitment before.
+fn follow_up_deadline(b: &mut Building, i: usize) -> Step {
+    let c = &b.candidates[i];
+    if !((b.vague(i) || vague_before_deadline(b.toks(i), c)) && c.due.is_some()) {
+        return Step::Pass;
+    }
+    let Some(d) = b.drafts.iter().rposition(|d| c.sentence - d.sentence <= FOLLOW_UP_REACH && d.due.is_none()) else {
+        return Step::Pass;
+    };
+    b.drafts[d].due.clone_from(&c.due);
+    b.joins(i, d)
+}
+
+/// "…, and get back to you by Friday", "I'll have an answer for you on
+/// Monday": the promise to report on the commitment just made is part of
+/// it, not a step of its own.
+fn report_back(b: &mut Building, i: usize) -> Step {
+    let c = &b.candidates[i];
+    let toks = b.toks(i);
+    if !reports_back(toks, c) {
+        return Step::Pass;
+    }
+    let thing = received_thing(toks, c);
+    let same_sentence = b.drafts.iter().rposition(|d| d.sentence == c.sentence);
+    // "Let me put the numbers together for you, and you'll have them
+    // Thursday": promising to report makes the clause before a commitment,
+    // though the classifier doubted it; in its sentence, or before a cut the
+    // splitter made in the run. Not past a clause that became a step: the
+    // report is on that one.
+    let cut = run_on::goes_on(b.meeting, c.sentence, c.clause.start);
+    let joined = |j: usize| {
+        let s = b.candidates[j].sentence;
+        s == c.sentence || (cut && s + 1 == c.sentence)
+    };
+    let doubted = (0..i)
+        .rev()
+        .take_while(|&j| joined(j))
+        .find(|&j| {
+            let d = &b.candidates[j];
+            b.made[j].is_some()
+                || (!d.clause.negated && d.clause.subject != Subject::Thing && d.features.object_words > 0.0)
+        })
+        .filter(|&j| b.made[j].is_none());
+    let before = b.drafts.iter().rposition(|d| c.sentence - d.sentence <= REPORT_BACK_REACH);
+    if let Some(d) = same_sentence.or(if doubted.is_some() { None } else { before }) {
+        let due = c.due.clone();
+        b.drafts[d].take_report(thing, &due);
+        return b.joins(i, d);
+    }
+    if let Some(j) = doubted
+        && let Some(mut promoted) = b.commitment(j, b.probabilities[i])
+    {
+        promoted.take_report(thing, &c.due.clone());
+        return b.adds(i, Some(j), promoted);
+    }
+    Step::Pass
+}
+
+/// Anything else the classifier takes is an item of its own.
+fn own(b: &mut Building, i: usize) -> Step {
+    match b.commitment(i, b.probabilities[i]) {
+        Some(new) => b.adds(i, None, new),
+        None => Step::Settled,
+    }
+}
+
+fn lower_first(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) if !text.starts_with("I ") => first.to_lowercase().chain(chars).collect(),
+        _ => text.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use time::{Date, Month};
+
+    use super::*;
+    use crate::summarise::commitments::{candidates, items};
+
+    #[test]
+    fn each_merge_rule_gives_its_examples_items_and_acts_in_each() {
+        let context = MeetingContext::on(Date::from_calendar_date(2026, Month::March, 11).unwrap());
+        for rule in RULES {
+            for example in rule.examples {
+                let meeting = Meeting::new(example.run);
+                let found = candidates(&meeting, &context);
+                let verb = |c: &Candidate| meeting.sentences[c.sentence].toks.get(c.clause.verb).map(|t| t.low.clone());
+                let p: Vec<f32> = found
+                    .iter()
+                    .map(|c| f32::from(verb(c).is_some_and(|v| example.sure.contains(&v.as_str()))))
+                    .collect();
+                let lines: Vec<String> = items(&meeting, &context, &found, &p, 0.5).iter().map(|i| i.line()).collect();
+                assert_eq!(lines, example.items, "{}: {:?}", rule.name, example.run);
+                let (_, applied) = build(&meeting, &context, &found, &p, 0.5);
+                assert!(
+                    applied.iter().flatten().any(|name| *name == rule.name),
+                    "{}: the rule does nothing with {:?} ({applied:?})",
+                    rule.name,
+                    example.run
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,194 @@
+//! What a candidate clause says of itself that decides how it joins the
+//! items: a promise to report back on the commitment before it, a courtesy
+//! of the meeting, an object that points back, a thing the listener is
+//! told they will receive.
+
+use super::Candidate;
+use crate::summarise::clauses::{Form, Subject};
+use crate::summarise::due::Due;
+use crate::summarise::features;
+use crate::summarise::lexicon::is_function_word;
+use crate::summarise::tokens::{self, Tok};
+
+/// The words of a promise to report back on a commitment: "get back to
+/// you", "let you know", "ring you", "you'll have an answer", "you'll hear
+/// from me".
+const REPORT_BACK: &[&str] = &[
+    "get", "come", "back", "let", "know", "call", "ring", "phone", "email", "hear", "have", "answer", "answers",
+    "update", "word", "view",
+];
+/// What the listener is promised to receive: "you'll have the figures on
+/// Monday", "you'll get it in writing", "you'll hear from me".
+const RECEIVE: &[&str] = &["have", "get", "hear", "receive"];
+/// Words that name nothing new the listener receives beside [`POINTERS`]
+/// (the thing just promised): all of it, or how it comes ("in writing").
+const NO_NEW_THING: &[&str] = &["everything", "all", "writing"];
+/// Words that point back at something already said: "it", "them".
+const POINTERS: &[&str] = &["it", "them", "that", "this", "these", "those"];
+
+/// Whether the clause only promises to report back: every word of it, but
+/// for its deadline and the function words, is one of [`REPORT_BACK`]; or
+/// it tells the listener they will receive what the clause before makes
+/// ("let me work out the costs, and you'll have the figures on Monday").
+pub(super) fn reports_back(toks: &[Tok], c: &Candidate) -> bool {
+    if receives(toks, c) {
+        return true;
+    }
+    let outside_due = |k: &usize| c.due.as_ref().is_none_or(|d| *k < d.start || *k >= d.end);
+    // What follows "by", "before", "until" is when: "get back to you
+    // before we meet on the 14th".
+    let mut words = (c.clause.verb..c.clause.end.min(toks.len()))
+        .take_while(|&k| k == c.clause.verb || !toks[k].is_any(&["by", "before", "until", "till"]))
+        .filter(outside_due)
+        .map(|k| &toks[k])
+        .filter(|t| !is_function_word(&t.low))
+        .peekable();
+    words.peek().is_some() && words.all(|t| t.is_any(REPORT_BACK))
+}
+
+/// Verbs that, with "you" and a way, lead the listener somewhere in the
+/// meeting itself: "I'll walk you through the headlines", "let me take you
+/// round", "I'll let you get back to the shop".
+const GUIDE: &[&str] = &["walk", "take", "show", "let", "see"];
+const WAYS: &[&str] = &["through", "round", "around", "out", "to", "go", "get", "back", "off"];
+
+/// Whether `c` is a courtesy of the meeting rather than work after it:
+/// guiding the listener ("walk you to the lift", "let you get back to
+/// your day") or keeping it short ("I'll keep this quick"); but for taking
+/// leave, one with a deadline ("take you through the plan next week") is
+/// work.
+pub(super) fn courtesy(toks: &[Tok], c: &Candidate) -> bool {
+    let word = |k: usize| toks.get(c.clause.verb + k).map_or("", |t| t.low.as_str());
+    let guides = GUIDE.contains(&word(0)) && word(1) == "you" && WAYS.contains(&word(2));
+    let brief = word(0) == "keep" && matches!(word(1), "this" | "it") && matches!(word(2), "quick" | "short" | "brief");
+    // "I'll let you get back to the shop before the rush" takes leave,
+    // whatever time it names.
+    let leave = guides && word(0) == "let";
+    // A deadline the clause says itself: one carried over a cut in the run
+    // belongs to whatever came next as often.
+    let dated = c.due.as_ref().is_some_and(Due::said_in_clause);
+    leave || (!dated && (guides || brief))
+}
+
+/// Whether the object of `c` is the thing the clause before made: "…and
+/// send it to Fiona", "…and pass them on".
+pub(super) fn points_back(toks: &[Tok], c: &Candidate) -> bool {
+    toks.get(c.clause.verb + 1).is_some_and(|t| t.is_any(POINTERS))
+}
+
+/// Whether `c`, in a run without marks, only points back at something
+/// before its deadline: what follows the deadline there is as often the
+/// next thought ("I'll do it tonight ken knows where the fuse box is").
+pub(super) fn vague_before_deadline(toks: &[Tok], c: &Candidate) -> bool {
+    tokens::unmarked(toks)
+        && c.due.as_ref().is_some_and(|d| {
+            let object = &toks[c.clause.verb + 1..d.start.max(c.clause.verb + 1)];
+            (c.clause.verb + 1..c.clause.end).contains(&d.start)
+                && object.iter().any(|t| t.is_any(POINTERS))
+                && object.iter().all(|t| !features::is_content(&t.low))
+        })
+}
+
+/// Whether `c` tells the listener they will receive something.
+fn receives(toks: &[Tok], c: &Candidate) -> bool {
+    c.clause.subject == Subject::You
+        && c.clause.form == Form::Future
+        && toks.get(c.clause.verb).is_some_and(|t| t.is_any(RECEIVE))
+        && !toks.get(c.clause.verb + 1).is_some_and(|t| t.is("to"))
+}
+
+/// What `c` says the listener will receive, when it names it rather than
+/// pointing back ("a proper cost comparison", not "it" or "them"): the
+/// commitment it is folded into then ends by sending it, so the item keeps
+/// the thing the client waits for.
+pub(super) fn received_thing(toks: &[Tok], c: &Candidate) -> Option<String> {
+    if !receives(toks, c) || toks[c.clause.verb].is("hear") {
+        return None;
+    }
+    let end = c.due.as_ref().map_or(c.clause.end, |d| d.start.max(c.clause.verb + 1)).min(c.clause.end);
+    let named = (c.clause.verb + 1..end.min(toks.len()))
+        .map(|k| &toks[k])
+        .any(|t| !is_function_word(&t.low) && !t.is_any(REPORT_BACK) && !t.is_any(POINTERS) && !t.is_any(NO_NEW_THING));
+    named.then(|| tokens::text(toks, c.clause.verb + 1, end))
+}
+
+#[cfg(test)]
+mod tests {
+    use time::{Date, Month};
+
+    use super::*;
+    use crate::summarise::clauses::clauses;
+    use crate::summarise::due;
+    use crate::summarise::features::Features;
+    use crate::summarise::tokens::tokenize;
+
+    /// `check` of each clause of `sentence`, in order.
+    fn each_clause<T>(sentence: &str, check: impl Fn(&[Tok], &Candidate) -> T) -> Vec<T> {
+        let toks = tokenize(sentence);
+        let date = Date::from_calendar_date(2026, Month::March, 11).unwrap();
+        clauses(&toks)
+            .into_iter()
+            .map(|clause| {
+                let due = due::find(&toks, clause.verb, clause.end, date);
+                check(&toks, &Candidate { sentence: 0, clause, due, features: Features::default() })
+            })
+            .collect()
+    }
+
+    /// Whether each clause of `sentence` only reports back, in order.
+    fn report_backs(sentence: &str) -> Vec<bool> {
+        each_clause(sentence, reports_back)
+    }
+
+    #[test]
+    fn the_thing_a_listener_is_told_they_will_receive_is_kept_when_named() {
+        let things = |sentence| each_clause(sentence, received_thing).into_iter().flatten().collect::<Vec<_>>();
+        assert_eq!(
+            things("Let me run your orders through our model, and you'll have a proper cost comparison by Wednesday."),
+            ["a proper cost comparison"]
+        );
+        assert!(things("Let me check the grant, you'll have it in writing by Friday.").is_empty());
+        assert!(things("I'll ask finance, you'll hear from me on Monday.").is_empty());
+        assert!(things("I'll ask finance, you'll have an answer on Monday.").is_empty());
+    }
+
+    #[test]
+    fn courtesies_of_the_meeting_are_no_work_after_it() {
+        let courtesies = |sentence: &str| each_clause(sentence, courtesy);
+        assert_eq!(courtesies("I'll walk you through the headlines, then the tax."), [true]);
+        assert_eq!(courtesies("I'll let you get back to the shop before the rush."), [true]);
+        assert_eq!(courtesies("Well, I'll keep this quick."), [true]);
+        assert_eq!(courtesies("Let me walk you to the lift."), [true]);
+        assert_eq!(
+            courtesies("I'll take you through the revised plan next week."),
+            [false],
+            "a deadline makes it work"
+        );
+        assert_eq!(courtesies("I'll send you the plan."), [false]);
+    }
+
+    #[test]
+    fn a_promise_to_report_back_is_told_from_a_step_of_its_own() {
+        assert_eq!(
+            report_backs("I'll check with HMRC whether the penalty can be appealed, and let you know by Wednesday."),
+            [false, true]
+        );
+        assert_eq!(
+            report_backs("I'll speak to the bank, and get back to you before we meet on the 14th."),
+            [false, true]
+        );
+        assert_eq!(
+            report_backs("I'll talk to the planning team, and get back to you before Christmas."),
+            [false, true]
+        );
+        assert_eq!(report_backs("I'll ask finance, you'll have an answer on Monday."), [false, true]);
+        assert_eq!(
+            report_backs("Let me work out what the posters would cost, and you'll have the figures on Monday."),
+            [false, true]
+        );
+        assert_eq!(report_backs("Let me check the grant, you'll get it in writing next week."), [false, true]);
+        assert_eq!(report_backs("You'll have to sign the lease by Friday."), [false], "a duty is no delivery");
+        assert_eq!(report_backs("I'll draft the policy, and send it to Fiona by Friday."), [false, false]);
+        assert_eq!(report_backs("I'll call the landlord about the kitchen on Monday."), [false]);
+    }
+}
