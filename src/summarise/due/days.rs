@@ -4,7 +4,7 @@
 
 use time::{Date, Month, Weekday};
 
-use super::rules::{Kind, Time};
+use super::timex::{Kind, Time};
 use crate::summarise::calendar::{dated, next_numbered_day};
 use crate::summarise::lexicon::{MONTHS, SHORT_MONTHS, WEEKDAYS};
 use crate::summarise::numbers;

@@ -13,10 +13,12 @@
 mod days;
 mod periods;
 mod rules;
+mod timex;
 
 use time::Date;
 
-use self::rules::{Kind, time_at};
+use self::rules::time_at;
+use self::timex::{Kind, TIME_OF_DAY, skip_article};
 use super::numbers;
 use super::tokens::Tok;
 
@@ -62,9 +64,6 @@ const NOT_DEADLINE: &[&str] =
 /// The longest time, in words, a list of times may hold ("the 8th and the
 /// 9th").
 const LISTED_TIME_WORDS: usize = 4;
-/// Words after a time that say more of it: "Friday morning", "Friday at
-/// the latest".
-const TIME_OF_DAY: &[&str] = &["morning", "afternoon", "evening", "night", "lunchtime", "noon", "midday", "eod"];
 /// Words after "before"/"ahead of" that start an event: "before the audit".
 const EVENT_OPENERS: &[&str] = &["the", "our", "your", "their", "my", "next", "this"];
 /// Words that end an event's name ("before the audit, and…").
@@ -169,10 +168,6 @@ fn said_as_no_deadline(toks: &[Tok], at: usize, from: usize, meeting: Date) -> b
             time_at(toks, start, at - 1, meeting).is_some_and(|t| t.end == at - 1)
                 && said_as_no_deadline(toks, start, from, meeting)
         })
-}
-
-fn skip_article(toks: &[Tok], at: usize, to: usize) -> usize {
-    if at < to && toks.get(at).is_some_and(|t| t.is("the")) { at + 1 } else { at }
 }
 
 /// "before the audit on the 3rd", "ahead of the board meeting": an event,

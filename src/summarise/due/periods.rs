@@ -5,7 +5,7 @@
 use time::{Date, Duration, Month};
 
 use super::days::{calendar_date, month_named};
-use super::rules::{Kind, Time};
+use super::timex::{Kind, Time};
 use crate::summarise::calendar::{Part, add_months, monday_of, month, quarter, quarter_named, week, year, year_of};
 use crate::summarise::numbers;
 use crate::summarise::tokens::Tok;

@@ -6,33 +6,11 @@
 
 use time::{Date, Duration};
 
-use super::TIME_OF_DAY;
 use super::days::{calendar_date, day_of_month, weekday};
 use super::periods::{in_duration, period};
-use super::skip_article;
+use super::timex::{Kind, TIME_OF_DAY, Time, skip_article};
 use crate::summarise::calendar::{monday_of, weekday_index};
 use crate::summarise::tokens::Tok;
-
-/// A time expression: where it ends, the date it names, if any, and what
-/// kind of time it is.
-pub(super) struct Time {
-    pub end: usize,
-    pub date: Option<Date>,
-    pub kind: Kind,
-}
-
-/// Durations and bare months are deadlines only after the right word.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(super) enum Kind {
-    /// A day or a period with its position: "Friday", "next week".
-    Day,
-    /// "two weeks": a deadline after "in" or "within".
-    Duration,
-    /// "March" alone.
-    Month,
-    /// A period that names no day: "next week", "this weekend".
-    Vague,
-}
 
 /// How a rule reads a time starting at word `at` of `toks[..to]`, for a
 /// meeting on the given day.
