@@ -388,14 +388,13 @@ fn report_back(b: &mut Building, i: usize) -> Step {
         .filter(|&j| b.made[j].is_none());
     let before = b.drafts.iter().rposition(|d| c.sentence - d.sentence <= REPORT_BACK_REACH);
     if let Some(d) = same_sentence.or(if doubted.is_some() { None } else { before }) {
-        let due = c.due.clone();
-        b.drafts[d].take_report(thing, &due);
+        b.drafts[d].take_report(thing, &c.due);
         return b.joins(i, d);
     }
     if let Some(j) = doubted
         && let Some(mut promoted) = b.commitment(j, b.probabilities[i])
     {
-        promoted.take_report(thing, &c.due.clone());
+        promoted.take_report(thing, &c.due);
         return b.adds(i, Some(j), promoted);
     }
     Step::Pass
