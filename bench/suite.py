@@ -19,8 +19,8 @@ from lib import Context, Row  # noqa: E402
 
 # In table order. Each module has ROWS (the measures it reports, so a
 # failure can name them) and measure(ctx) -> list[Row].
-BENCHMARKS = ["speech", "names", "storage", "summary", "meetings", "qmsum", "http", "cards", "footprint", "browser",
-              "lighthouse"]
+BENCHMARKS = ["speech", "names", "storage", "summary", "meetings", "qmsum", "ami", "http", "cards", "footprint",
+              "browser", "lighthouse"]
 
 
 # The vector instructions speed rows depend on: a figure says where it was
