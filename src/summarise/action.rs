@@ -2,36 +2,10 @@
 //! "I'll send you the updated floor plan by Tuesday" → "Send the updated
 //! floor plan".
 
-use super::lexicon::is_action_verb;
+use super::lexicon::{COURTESY, DANGLING, GIVING_VERBS, NOT_OBJECTS, RECEIVERS, is_action_verb};
 use super::text::{capitalise, is_filler};
 use super::tokens::Tok;
 
-/// Verbs after which "you", "me" or "us" is who receives the object:
-/// "send you the plan" is "send the plan".
-const GIVING: &[&str] =
-    &["send", "email", "give", "forward", "show", "mail", "text", "get", "bring", "pass", "drop", "message"];
-const RECEIVERS: &[&str] = &["you", "me", "us", "him", "her", "you guys", "them"];
-/// Words an action does not end on.
-const DANGLING: &[&str] = &[
-    "and", "or", "so", "then", "too", "okay", "ok", "please", "right", "the", "a", "an", "to", "for", "with", "on",
-    "by", "at", "of", "that", "which", "as", "well", "just", "yeah", "alright", "also", "again", "now", "anyway",
-    "before", "in", "from", "if", "but", "like", "our", "your", "my", "their",
-];
-/// Phrases that end the action: what follows is courtesy, not work.
-const COURTESY: &[&[&str]] = &[
-    &["if", "that"],
-    &["if", "you", "like"],
-    &["if", "you", "want"],
-    &["if", "it", "helps"],
-    &["if", "that's"],
-    &["if", "needed"],
-    &["if", "possible"],
-    &["as", "well"],
-    &["for", "sure"],
-    &["i", "think"],
-    &["i", "guess"],
-    &["you", "know"],
-];
 /// Longest action, in words.
 const MAX_WORDS: usize = 28;
 
@@ -46,7 +20,7 @@ pub fn imperative(toks: &[Tok], verb: usize, end: usize, skip: Option<(usize, us
             continue;
         }
         let t = &toks[i];
-        if COURTESY.iter().any(|p| p.iter().enumerate().all(|(k, w)| toks.get(i + k).is_some_and(|t| t.is(w)))) {
+        if COURTESY.phrases().any(|p| p.iter().enumerate().all(|(k, w)| toks.get(i + k).is_some_and(|t| t.is(w)))) {
             break;
         }
         if is_filler(&t.low) || (t.is("like") && toks.get(i + 1).is_some_and(|n| n.is_any(&["a", "the", "some"]))) {
@@ -61,11 +35,7 @@ pub fn imperative(toks: &[Tok], verb: usize, end: usize, skip: Option<(usize, us
             t.orig.clone()
         };
         // "send you the plan": the receiver goes, the object stays.
-        if i == verb + 1
-            && GIVING.contains(&toks[verb].low.as_str())
-            && t.is_any(RECEIVERS)
-            && takes_object(toks, i + 1, end)
-        {
+        if i == verb + 1 && toks[verb].is_in(&GIVING_VERBS) && t.is_in(&RECEIVERS) && takes_object(toks, i + 1, end) {
             i += 1;
             continue;
         }
@@ -76,8 +46,7 @@ pub fn imperative(toks: &[Tok], verb: usize, end: usize, skip: Option<(usize, us
         });
         i += 1;
     }
-    while words.last().is_some_and(|w| DANGLING.contains(&w.trim_end_matches([',', ';', ':']).to_lowercase().as_str()))
-    {
+    while words.last().is_some_and(|w| DANGLING.has(&w.trim_end_matches([',', ';', ':']).to_lowercase())) {
         words.pop();
     }
     if let Some(last) = words.last_mut() {
@@ -89,13 +58,7 @@ pub fn imperative(toks: &[Tok], verb: usize, end: usize, skip: Option<(usize, us
 /// Whether an object follows at `at`: a word that is not a preposition or
 /// the end ("send you the plan", not "send you over").
 fn takes_object(toks: &[Tok], at: usize, end: usize) -> bool {
-    at < end
-        && toks.get(at).is_some_and(|t| {
-            !t.is_any(&[
-                "over", "across", "back", "through", "on", "by", "before", "to", "in", "at", "later", "soon",
-                "tomorrow", "today",
-            ])
-        })
+    at < end && toks.get(at).is_some_and(|t| !t.is_in(&NOT_OBJECTS))
 }
 
 /// The verb's base form: "sending" → "send", "sharing" → "share".

@@ -5,7 +5,10 @@
 //! the subject and form of the first, so each keeps its own deadline. Which
 //! candidates are commitments is for the classifier to say.
 
-use super::lexicon::{ADVERBS, PHRASE_SKIPS, is_action_verb, is_function_word, is_general_verb, is_verb_like};
+use super::lexicon::{
+    ADVERBS, AFTER_NOUN, CLAUSE_STOPS, LEAD_INS, LEAD_TO_LET, NEW_SUBJECTS, PHRASE_SKIPS, QUESTION_WORDS, STATES,
+    STEP_LINKS, is_action_verb, is_function_word, is_general_verb, is_verb_like,
+};
 use super::subject::{DETERMINERS, subject_at, subject_with_determiner};
 use super::tokens::Tok;
 
@@ -78,33 +81,7 @@ pub struct Clause {
 const PLANNED: time::Date = time::macros::date!(2026 - 01 - 05);
 /// Longest clause, in words: longer speech is cut there.
 const MAX_WORDS: usize = 32;
-/// Words that end a clause of action.
-const STOPPERS: &[&str] = &[
-    "but",
-    "because",
-    "cause",
-    "although",
-    "though",
-    "whereas",
-    "unless",
-    "okay",
-    "ok",
-    "alright",
-    "yeah",
-    "anyway",
-    "thanks",
-    "otherwise",
-    "except",
-    "whereby",
-    "meanwhile",
-];
-/// Words that may open a sentence before an imperative or a request:
-/// "so, send me…", "okay please check…".
-const OPENERS: &[&str] = &[
-    "so", "okay", "ok", "and", "then", "right", "alright", "well", "also", "just", "yes", "yeah", "sure", "great",
-    "perfect", "fine", "oh", "um", "uh", "now", "first", "second", "third", "finally", "lastly", "actually", "fourth",
-    "fifth", "sixth", "seventh", "next", "maybe", "oh", "good", "cool",
-];
+
 /// The candidate clauses of a sentence, in order.
 pub fn clauses(toks: &[Tok]) -> Vec<Clause> {
     let mut found: Vec<Clause> = Vec::new();
@@ -146,7 +123,7 @@ pub fn clauses(toks: &[Tok]) -> Vec<Clause> {
 /// The candidate that the words at `k` open, if any (its end not yet set).
 fn anchor(toks: &[Tok], k: usize) -> Option<Clause> {
     let low = |i: usize| toks.get(i).map_or("", |t| t.low.as_str());
-    let at_start = k == 0 || toks[k - 1].mark.is_some() || toks[..k].iter().all(|t| t.is_any(OPENERS));
+    let at_start = k == 0 || toks[k - 1].mark.is_some() || toks[..k].iter().all(|t| t.is_in(&LEAD_INS));
     let clause = |form: Form, subject: Subject, verb: usize, negated: bool| {
         let verb = skip_adverbs(toks, verb);
         is_verb_like(low(verb)).then_some(Clause {
@@ -237,8 +214,7 @@ fn anchor(toks: &[Tok], k: usize) -> Option<Clause> {
 /// An imperative's verb is followed by its object, not by a subject's
 /// verb: "Check the numbers" but not "Check is fine".
 fn imperative_follows(toks: &[Tok], k: usize) -> bool {
-    toks.get(k + 1)
-        .is_some_and(|t| !t.is_any(&["is", "was", "are", "were", "will", "would", "can", "could", "of", "and"]))
+    toks.get(k + 1).is_some_and(|t| !t.is_in(&AFTER_NOUN))
 }
 
 /// "The next step is to draft…", "action item for Tom: update…", "next
@@ -254,9 +230,7 @@ fn stated(toks: &[Tok], k: usize) -> Option<Clause> {
     let mut subject = Subject::Unsaid;
     loop {
         match low(verb) {
-            "is" | "are" | "will" | "be" | "here" | "that" | "then" | "would" | "to" | "on" | "from" | "then," => {
-                verb += 1
-            }
+            word if STEP_LINKS.has(word) => verb += 1,
             "for" if !low(verb + 1).is_empty() => {
                 let (who, len) = subject_at(toks, verb + 1).unwrap_or((Subject::Named(toks[verb + 1].orig.clone()), 1));
                 subject = who;
@@ -351,7 +325,7 @@ fn clause_end(toks: &[Tok], verb: usize) -> usize {
         let t = &toks[i];
         if i > verb {
             // "thank you" is a reply, "to thank the team" an action.
-            if t.is_any(STOPPERS) || (t.is("thank") && !toks[i - 1].is("to")) {
+            if t.is_in(&CLAUSE_STOPS) || (t.is("thank") && !toks[i - 1].is("to")) {
                 return i;
             }
             // ", if you…", "so we can…"
@@ -377,7 +351,7 @@ fn clause_end(toks: &[Tok], verb: usize) -> usize {
             // "…recruiters in april good question let me put…": "let me"
             // and "let's" open a clause of their own unless a verb or a
             // request leads to them ("you'll let me know", "to let us in").
-            if t.is_any(&["let", "let's"]) && new_subject_at(toks, i) && !toks[i - 1].is_any(LEAD_TO_LET) {
+            if t.is_any(&["let", "let's"]) && new_subject_at(toks, i) && !toks[i - 1].is_in(&LEAD_TO_LET) {
                 return i;
             }
         }
@@ -392,14 +366,12 @@ fn clause_end(toks: &[Tok], verb: usize) -> usize {
 /// "Maria is going to", "our finance director has it", "I", "let me".
 fn new_subject_at(toks: &[Tok], at: usize) -> bool {
     let Some(t) = toks.get(at) else { return false };
-    if t.is_any(&["i", "we", "you", "he", "she", "they", "let's"])
-        || (t.is("let") && toks.get(at + 1).is_some_and(|n| n.is_any(&["me", "us"])))
-    {
+    if t.is_in(&NEW_SUBJECTS) || (t.is("let") && toks.get(at + 1).is_some_and(|n| n.is_any(&["me", "us"]))) {
         return true;
     }
     subject_with_determiner(toks, at).is_some_and(|(subject, len)| {
         subject != Subject::Thing
-            && (modal(toks, at + len).is_some() || toks.get(at + len).is_some_and(|t| t.is_any(STATES)))
+            && (modal(toks, at + len).is_some() || toks.get(at + len).is_some_and(|t| t.is_in(&STATES)))
     })
 }
 
@@ -414,19 +386,10 @@ fn request_in_run(toks: &[Tok], k: usize) -> bool {
         && toks.get(k + 1).is_some_and(|t| t.is("you"))
         && super::tokens::unmarked(toks)
         && !is_function_word(&before.low)
-        && !before.is_any(&["what", "how", "where", "when", "why", "who", "which", "whether", "if", "else", "soon"])
+        && !before.is_in(&QUESTION_WORDS)
         && !is_action_verb(&before.low)
         && !is_general_verb(&before.low)
 }
-
-/// Words before "let me" that make it part of the clause: "you'll let me
-/// know", "to let us in", "please let me see".
-const LEAD_TO_LET: &[&str] =
-    &["to", "you", "will", "would", "can", "could", "please", "just", "and", "or", "then", "never", "not", "won't"];
-
-/// Verbs that say how things stand, after which a subject is a clause of
-/// its own: "…, our finance director has it".
-const STATES: &[&str] = &["has", "have", "is", "are", "was", "were", "does", "knows"];
 
 /// The verb of a coordinated clause that starts at `at` ("and come back",
 /// "and then send", ", then call"), if one does.

@@ -4,84 +4,11 @@
 
 use std::collections::HashSet;
 
-use super::lexicon::{MONTHS, NOT_NAMES, WEEKDAYS};
+use super::lexicon::{
+    DATE_WORDS, DECISIONS, MEETING_TALK, MONEY_UNITS, MONTHS, NOT_NAMES, NOT_NAMES_WRITTEN, WEEKDAYS, is_unit,
+};
 use super::numbers;
 use super::tokens::Tok;
-
-/// Words that say something was decided.
-const DECISIONS: &[&[&str]] = &[
-    &["decided"],
-    &["decide"],
-    &["agreed"],
-    &["agree", "on"],
-    &["go", "with"],
-    &["going", "with"],
-    &["went", "with"],
-    &["approved"],
-    &["approve"],
-    &["signed", "off"],
-    &["sign", "off"],
-    &["settle", "on"],
-    &["settled", "on"],
-    &["chose"],
-    &["chosen"],
-    &["opted"],
-    &["go", "ahead"],
-    &["the", "plan", "is"],
-    &["confirmed"],
-    &["final", "decision"],
-    &["recommendation", "is"],
-    &["we'll", "take"],
-    &["deal"],
-];
-/// Verbs after "let's" that run the meeting rather than decide anything:
-/// "let's get into it", "let's move on".
-const MEETING_TALK: &[&str] = &[
-    "get",
-    "start",
-    "begin",
-    "talk",
-    "look",
-    "see",
-    "move",
-    "recap",
-    "go",
-    "run",
-    "wrap",
-    "summarise",
-    "summarize",
-    "think",
-    "say",
-    "discuss",
-    "turn",
-    "come",
-    "check",
-    "review",
-    "do",
-    "try",
-    "hear",
-    "leave",
-    "call",
-    "sum",
-];
-/// Words after a number that make it an amount or a quantity worth keeping.
-const UNITS: &[&str] = &[
-    "percent", "per", "dollars", "pounds", "euros", "k", "grand", "thousand", "million", "billion", "hundred", "users",
-    "licences", "licenses", "seats", "people", "staff", "days", "weeks", "months", "years", "hours", "sites", "units",
-    "rooms", "square", "metres", "meters", "feet", "orders", "items", "minutes", "stores", "per cent",
-];
-/// Words after a number that make it a price or a rate.
-const MONEY: &[&str] = &["percent", "pounds", "dollars", "euros", "grand", "k", "per"];
-/// Capitalised words that are no names besides [`NOT_NAMES`]: "I", the
-/// articles, and the greetings and fillers a transcriber capitalises.
-const NOT_NAMES_WRITTEN: &[&str] = &[
-    "i", "ok", "the", "a", "we", "you", "thanks", "right", "oh", "um", "uh", "sure", "great", "good", "hi", "hello",
-    "mm", "hmm", "alright",
-];
-/// Words of a date besides [`WEEKDAYS`] and [`MONTHS`]; the short names
-/// are left out ("Jan" may as well be a person), and "may" counts only
-/// before a day (below): else it is the modal.
-const DATE_WORDS: &[&str] = &["q1", "q2", "q3", "q4", "tomorrow", "christmas", "weekend"];
 
 /// What a fact is, for how much a summary gains by it: a price or a rate
 /// most, the figure a client's email is most often about (key facts of
@@ -140,10 +67,10 @@ pub fn of(toks: &[Tok], names: &HashSet<String>, sentence_index: usize) -> Vec<F
         let t = &toks[i];
         if let Some(n) = numbers::at(&lows, i).filter(|n| n.value >= 2.0 || n.ordinal || has_digit(&t.orig)) {
             let unit = lows.get(i + n.len).copied().unwrap_or("");
-            let with_unit = UNITS.contains(&unit) || t.orig.contains(['$', '£', '€', '%']) || has_digit(&t.orig);
+            let with_unit = is_unit(unit) || t.orig.contains(['$', '£', '€', '%']) || has_digit(&t.orig);
             // "one" or "two" alone is speech, not a figure.
             if with_unit || n.value >= 10.0 || n.ordinal {
-                let money = t.orig.contains(['$', '£', '€', '%']) || MONEY.contains(&unit);
+                let money = t.orig.contains(['$', '£', '€', '%']) || MONEY_UNITS.has(unit);
                 facts.push(Fact { kind: if money { Kind::Money } else { Kind::Number }, key: format!("{}", n.value) });
             }
             i += n.len;
@@ -155,7 +82,7 @@ pub fn of(toks: &[Tok], names: &HashSet<String>, sentence_index: usize) -> Vec<F
         let capitalised = t.orig.starts_with(|c: char| c.is_uppercase()) && i > 0 && toks[i - 1].mark.is_none();
         if (capitalised
             && !NOT_NAMES.contains(&t.low.as_str())
-            && !NOT_NAMES_WRITTEN.contains(&t.low.as_str())
+            && !NOT_NAMES_WRITTEN.has(&t.low)
             && !is_date_word(&t.low))
             || names.contains(&t.low)
         {
@@ -164,7 +91,7 @@ pub fn of(toks: &[Tok], names: &HashSet<String>, sentence_index: usize) -> Vec<F
         i += 1;
     }
     if DECISIONS
-        .iter()
+        .phrases()
         .any(|p| (0..toks.len()).any(|at| p.iter().enumerate().all(|(k, w)| lows.get(at + k) == Some(w))))
         || lets_decide(&lows)
     {
@@ -180,15 +107,16 @@ pub fn of(toks: &[Tok], names: &HashSet<String>, sentence_index: usize) -> Vec<F
 fn lets_decide(lows: &[&str]) -> bool {
     (0..lows.len()).filter(|&at| lows[at] == "let's").any(|at| {
         let verb = at + 1 + usize::from(lows.get(at + 1) == Some(&"just"));
-        lows.get(verb).is_some_and(|verb| !MEETING_TALK.contains(verb))
+        lows.get(verb).is_some_and(|verb| !MEETING_TALK.has(verb))
     })
 }
 
-/// A day, a month or another word of a date.
+/// A day, a month or another word of a date; "may" only before a day (in
+/// [`of`]): else it is the modal.
 fn is_date_word(word: &str) -> bool {
     WEEKDAYS.iter().any(|(day, _)| *day == word)
         || MONTHS.iter().any(|(month, _)| *month == word && word != "may")
-        || DATE_WORDS.contains(&word)
+        || DATE_WORDS.has(word)
 }
 
 fn has_digit(word: &str) -> bool {

@@ -1,8 +1,9 @@
 //! Word classes the summariser's rules share, each written once: verbs of
 //! work done after a meeting, verbs of state, function words, stopwords,
-//! the marks of the hard negatives and the openings of replies (files in
-//! `words/`, a word or a phrase a line), and here the days and the months
-//! with their values, and words that are never a name.
+//! the marks of the hard negatives, the openings of replies, the words
+//! where a clause starts and ends, those an action is cut to, and those of
+//! a fact (files in `words/`, a word or a phrase a line), and here the days
+//! and the months with their values, and words that are never a name.
 
 use std::collections::HashSet;
 use std::sync::LazyLock;
@@ -91,6 +92,53 @@ classes! {
     pub PARTICLES: WordClass = "particles.txt";
     /// Words that stand for a thing or a person without naming it.
     pub PRONOUNS: WordClass = "pronouns.txt";
+    /// Words that may come before an imperative or a request and leave it at
+    /// the sentence's start: "so, send me…".
+    pub LEAD_INS: WordClass = "lead-ins.txt";
+    /// Words that show the word before them is a noun, so a sentence's first
+    /// verb is no imperative before them: "Check is fine".
+    pub AFTER_NOUN: WordClass = "after-noun.txt";
+    /// Words that end a clause of action, so the thought after them is not
+    /// part of the action.
+    pub CLAUSE_STOPS: WordClass = "clause-stops.txt";
+    /// Words that are a subject with a verb to follow, so they end the clause
+    /// before them and open one of their own.
+    pub NEW_SUBJECTS: WordClass = "new-subjects.txt";
+    /// Verbs of how things stand, which make a subject before them a clause of
+    /// its own: "…, our finance director has it".
+    pub STATES: WordClass = "states.txt";
+    /// Words skipped between "next step" or "action item" and the action it
+    /// states.
+    pub STEP_LINKS: WordClass = "step-links.txt";
+    /// Words before "let me" that keep it in the clause before them: "you'll
+    /// let me know".
+    pub LEAD_TO_LET: WordClass = "lead-to-let.txt";
+    /// Words after which "can you" in speech without marks is a question, not
+    /// a request: "what else can you do".
+    pub QUESTION_WORDS: WordClass = "question-words.txt";
+    /// Verbs of giving, after which who receives is left out of the action:
+    /// "send you the plan" is "Send the plan"…
+    pub GIVING_VERBS: WordClass = "giving-verbs.txt";
+    /// …the words of who receives…
+    pub RECEIVERS: WordClass = "receivers.txt";
+    /// …and the words after them that are no object, so the receiver stays:
+    /// "send you over".
+    pub NOT_OBJECTS: WordClass = "not-objects.txt";
+    /// Words an action does not end on, dropped from its end so it reads whole.
+    pub DANGLING: WordClass = "dangling.txt";
+    /// Verbs after "let's" that run the meeting, so the sentence decides
+    /// nothing: "let's move on".
+    pub MEETING_TALK: WordClass = "meeting-talk.txt";
+    /// Words after a number that make it a price or a rate, the fact a
+    /// summary gains most by…
+    pub MONEY_UNITS: WordClass = "money-units.txt";
+    /// …and besides them, those that make it a quantity worth keeping.
+    MORE_UNITS: WordClass = "units.txt";
+    /// Capitalised words that are no names besides [`NOT_NAMES`], so a
+    /// transcriber's capitals make no name a fact.
+    pub NOT_NAMES_WRITTEN: WordClass = "not-names-written.txt";
+    /// Words of a date besides [`WEEKDAYS`] and [`MONTHS`], each a fact.
+    pub DATE_WORDS: WordClass = "date-words.txt";
     /// How a reply opens when it surely takes up a request or an offer…
     pub ACCEPT: PhraseClass = "accept.txt";
     /// …the words that turn one down, early in a reply…
@@ -99,6 +147,12 @@ classes! {
     pub LIKELY_ACCEPT: PhraseClass = "likely-accept.txt";
     /// Phrases between a modal and its verb: "will try to send".
     pub PHRASE_SKIPS: PhraseClass = "phrase-skips.txt";
+    /// Phrases that end an action, so the courtesy after them is not written
+    /// as work: "if you like".
+    pub COURTESY: PhraseClass = "courtesy.txt";
+    /// Phrases that say something was decided, which makes the sentence a
+    /// decision, a fact for the summary.
+    pub DECISIONS: PhraseClass = "decisions.txt";
 }
 
 /// The days of the week.
@@ -147,6 +201,11 @@ pub fn is_function_word(word: &str) -> bool {
 /// A word that carries no topic: left out of the term statistics.
 pub fn is_stopword(word: &str) -> bool {
     GRAMMAR_WORDS.has(word) || MORE_STOPWORDS.has(word)
+}
+
+/// A word after a number that makes it an amount or a quantity.
+pub fn is_unit(word: &str) -> bool {
+    MONEY_UNITS.has(word) || MORE_UNITS.has(word)
 }
 
 pub fn is_action_verb(word: &str) -> bool {
