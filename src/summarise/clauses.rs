@@ -77,6 +77,14 @@ pub struct Clause {
     pub conjunct: bool,
 }
 
+impl Clause {
+    /// A clause that heads its own run, from `start`, its verb at `verb`,
+    /// its end not yet set.
+    fn new(form: Form, subject: Subject, start: usize, verb: usize, negated: bool) -> Self {
+        Clause { form, subject, start, head: verb, verb, end: verb + 1, negated, conjunct: false }
+    }
+}
+
 /// Any date: a progressive is a plan when it names a time, whatever day.
 const PLANNED: time::Date = time::macros::date!(2026 - 01 - 05);
 /// Longest clause, in words: longer speech is cut there.
@@ -126,16 +134,7 @@ fn anchor(toks: &[Tok], k: usize) -> Option<Clause> {
     let at_start = k == 0 || toks[k - 1].mark.is_some() || toks[..k].iter().all(|t| t.is_in(&LEAD_INS));
     let clause = |form: Form, subject: Subject, verb: usize, negated: bool| {
         let verb = skip_adverbs(toks, verb);
-        is_verb_like(low(verb)).then_some(Clause {
-            form,
-            subject,
-            start: k,
-            head: verb,
-            verb,
-            end: verb + 1,
-            negated,
-            conjunct: false,
-        })
+        is_verb_like(low(verb)).then_some(Clause::new(form, subject, k, verb, negated))
     };
     match (low(k), low(k + 1), low(k + 2), low(k + 3)) {
         ("let's", ..) => return clause(Form::Lets, Subject::We, k + 1, false),
@@ -176,16 +175,7 @@ fn anchor(toks: &[Tok], k: usize) -> Option<Clause> {
         return Some(clause);
     }
     if at_start && is_action_verb(low(k)) && toks[k].mark.is_none() && imperative_follows(toks, k) {
-        return Some(Clause {
-            form: Form::Imperative,
-            subject: Subject::You,
-            start: k,
-            head: k,
-            verb: k,
-            end: k + 1,
-            negated: false,
-            conjunct: false,
-        });
+        return Some(Clause::new(Form::Imperative, Subject::You, k, k, false));
     }
     // "that's what the board will ask": a relative clause tells what
     // someone will do only as "what I'll do is…".
@@ -201,14 +191,14 @@ fn anchor(toks: &[Tok], k: usize) -> Option<Clause> {
         // "I'm sending it tonight" is a plan; "I'm calling about…" is now.
         let end = clause_end(toks, verb);
         super::due::find(toks, verb, end, PLANNED).as_ref()?;
-        return Some(Clause { form, subject, start: k, head: verb, verb, end: verb + 1, negated, conjunct: false });
+        return Some(Clause::new(form, subject, k, verb, negated));
     }
     // "I'll be sending": the verb after "be".
     let verb = if low(verb) == "be" && low(verb + 1).ends_with("ing") { verb + 1 } else { verb };
     if !is_verb_like(low(verb)) || toks[k + len..verb].iter().any(|t| t.mark.is_some()) {
         return None;
     }
-    Some(Clause { form, subject, start: k, head: verb, verb, end: verb + 1, negated, conjunct: false })
+    Some(Clause::new(form, subject, k, verb, negated))
 }
 
 /// An imperative's verb is followed by its object, not by a subject's
@@ -243,16 +233,7 @@ fn stated(toks: &[Tok], k: usize) -> Option<Clause> {
         }
     }
     let verb = skip_adverbs(toks, verb);
-    (toks.len() >= verb + 2 && is_verb_like(low(verb))).then_some(Clause {
-        form: Form::Stated,
-        subject,
-        start: k,
-        head: verb,
-        verb,
-        end: verb + 1,
-        negated: false,
-        conjunct: false,
-    })
+    (toks.len() >= verb + 2 && is_verb_like(low(verb))).then_some(Clause::new(Form::Stated, subject, k, verb, false))
 }
 
 /// The modal at `at`: its form, its length, and whether it is negated.
