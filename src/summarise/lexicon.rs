@@ -137,6 +137,12 @@ classes! {
     /// Capitalised words that are no names besides [`NOT_NAMES`], so a
     /// transcriber's capitals make no name a fact.
     pub NOT_NAMES_WRITTEN: WordClass = "not-names-written.txt";
+    /// Nouns that make a noun phrase people who act ("the finance team",
+    /// "our surveyor"), so that what they will do is theirs, not a thing's.
+    pub PEOPLE: WordClass = "people.txt";
+    /// Words that are no one acting where a subject stands, besides
+    /// [`NOT_NAMES`] and the function words: anyone, a time, a price, a thing.
+    pub NOT_SUBJECTS: WordClass = "not-subjects.txt";
     /// Words of a date besides [`WEEKDAYS`] and [`MONTHS`], each a fact.
     pub DATE_WORDS: WordClass = "date-words.txt";
     /// How a reply opens when it surely takes up a request or an offer…

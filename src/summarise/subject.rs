@@ -4,98 +4,11 @@
 //! thing, when a noun phrase acts ("the price will go up").
 
 use super::clauses::{Subject, modal};
-use super::lexicon::{NOT_NAMES, is_function_word};
+use super::lexicon::{NOT_NAMES, NOT_SUBJECTS, PEOPLE, is_function_word};
 use super::tokens::Tok;
-
-/// Nouns that make a phrase a group of people: "the finance team".
-const GROUP_NOUNS: &[&str] = &[
-    "team",
-    "department",
-    "office",
-    "group",
-    "board",
-    "committee",
-    "side",
-    "lawyers",
-    "lawyer",
-    "accountant",
-    "accountants",
-    "manager",
-    "managers",
-    "engineers",
-    "engineer",
-    "staff",
-    "partner",
-    "partners",
-    "assistant",
-    "folks",
-    "people",
-    "colleague",
-    "colleagues",
-    "guys",
-    "consultant",
-    "architect",
-    "designer",
-    "developers",
-    "crew",
-    "contractor",
-    "supplier",
-    "vendor",
-    "agency",
-    "firm",
-    "bank",
-    "auditor",
-    "auditors",
-    "director",
-    "ceo",
-    "cfo",
-    "cto",
-    "hr",
-    "legal",
-    "finance",
-    "procurement",
-    "it",
-    "ops",
-    "operations",
-    "sales",
-    "marketing",
-    "support",
-];
 
 /// Words that open a noun phrase: "the finance team", "our lawyers".
 pub(super) const DETERMINERS: &[&str] = &["the", "our", "your", "their", "my", "his", "her", "this", "that"];
-
-/// Words that cannot be a subject or name besides [`NOT_NAMES`] and the
-/// function words: anyone, a time, a price or a thing said where a
-/// subject stands.
-const NOT_SUBJECTS: &[&str] = &[
-    "everyone",
-    "everybody",
-    "someone",
-    "somebody",
-    "anyone",
-    "nobody",
-    "both",
-    "each",
-    "really",
-    "probably",
-    "definitely",
-    "maybe",
-    "still",
-    "now",
-    "today",
-    "tomorrow",
-    "price",
-    "cost",
-    "costs",
-    "prices",
-    "rate",
-    "rates",
-    "system",
-    "thing",
-    "things",
-    "stuff",
-];
 
 /// Who the words at `at` name as acting, and how many words that takes.
 pub fn subject_at(toks: &[Tok], at: usize) -> Option<(Subject, usize)> {
@@ -119,7 +32,7 @@ fn named(toks: &[Tok], at: usize) -> Option<(Subject, usize)> {
     }
     // "the finance team", "our legal people", "Sarah's team"; "Dev Malik".
     let mut len = 1;
-    while toks.get(at + len).is_some_and(|t| t.is_any(GROUP_NOUNS) || is_surname(word, t))
+    while toks.get(at + len).is_some_and(|t| t.is_in(&PEOPLE) || is_surname(word, t))
         && toks[at + len - 1].mark.is_none()
         && len < 3
     {
@@ -127,7 +40,7 @@ fn named(toks: &[Tok], at: usize) -> Option<(Subject, usize)> {
     }
     let name = super::tokens::text(toks, at, at + len);
     let capitalised = word.orig.starts_with(|c: char| c.is_uppercase());
-    let group = toks[at..at + len].iter().any(|t| t.is_any(GROUP_NOUNS));
+    let group = toks[at..at + len].iter().any(|t| t.is_in(&PEOPLE));
     let len = len + affiliation(toks, at + len);
     if capitalised || group || word.low.ends_with("'s") {
         return Some((Subject::Named(name), len));
@@ -139,7 +52,7 @@ fn named(toks: &[Tok], at: usize) -> Option<(Subject, usize)> {
 
 /// Whether `word` can be no one's name.
 fn is_no_name(word: &Tok) -> bool {
-    word.is_any(NOT_NAMES) || word.is_any(NOT_SUBJECTS) || is_function_word(&word.low)
+    word.is_any(NOT_NAMES) || word.is_in(&NOT_SUBJECTS) || is_function_word(&word.low)
 }
 
 /// Whether `next` continues the capitalised name `first` ("Dev Malik").
