@@ -220,6 +220,12 @@ mod tests {
     }
 
     #[test]
+    fn a_trade_or_a_profession_that_will_act_owns_what_it_will_do() {
+        let got = owners("The surveyor will send the report by Friday. Our plumber is going to fix the boiler on Monday.");
+        assert_eq!(got, [Who::Person("surveyor".into()), Who::Person("plumber".into())]);
+    }
+
+    #[test]
     fn a_list_word_or_an_aside_before_a_comma_is_no_name() {
         let got = owners("First, could you send Anna some dates by Wednesday? Honestly, you should check the reports.");
         assert!(got.iter().all(|who| !matches!(who, Who::Person(_))), "{got:?}");
