@@ -116,6 +116,14 @@ const RULES: &[Rule] = &[
         }],
     },
     Rule {
+        name: "a commitment that names nothing beyond its verb, and no deadline, is no step",
+        apply: nothing_named,
+        examples: &[
+            Example { run: "Let me look it up.", sure: &["look"], items: &[] },
+            Example { run: "I'll check it.", sure: &["check"], items: &[] },
+        ],
+    },
+    Rule {
         name: "a commitment of its own",
         apply: own,
         examples: &[Example {
@@ -398,6 +406,13 @@ fn report_back(b: &mut Building, i: usize) -> Step {
         return b.adds(i, Some(j), promoted);
     }
     Step::Pass
+}
+
+/// "I'll check it", "let me look it up": said of something in the room,
+/// with no deadline, what is left when no rule before joined it to what it
+/// points at is no step a follow-up can carry.
+fn nothing_named(b: &mut Building, i: usize) -> Step {
+    if b.vague(i) && b.candidates[i].due.is_none() { Step::Settled } else { Step::Pass }
 }
 
 /// Anything else the classifier takes is an item of its own.
