@@ -137,6 +137,9 @@ classes! {
     /// Capitalised words that are no names besides [`NOT_NAMES`], so a
     /// transcriber's capitals make no name a fact.
     pub NOT_NAMES_WRITTEN: WordClass = "not-names-written.txt";
+    /// A verb and the words after it that steer the talk in the room:
+    /// "go through each option", "start with the budget".
+    pub AGENDA_MOVES: PhraseClass = "agenda-moves.txt";
     /// Nouns that make a noun phrase people who act ("the finance team",
     /// "our surveyor"), so that what they will do is theirs, not a thing's.
     pub PEOPLE: WordClass = "people.txt";

@@ -82,6 +82,11 @@ const RULES: &[Rule] = &[
         apply: doubted_or_courtesy,
         examples: &[
             Example { run: "I'll walk you through the headlines, then the tax.", sure: &["walk"], items: &[] },
+            Example {
+                run: "Let's start with the budget, then I'll go through each option.",
+                sure: &["start", "go"],
+                items: &[],
+            },
             Example { run: "We'll probably need a bigger van for the move.", sure: &[], items: &[] },
         ],
     },

@@ -7,7 +7,7 @@ use super::Candidate;
 use crate::summarise::clauses::{Form, Subject};
 use crate::summarise::due::Due;
 use crate::summarise::features;
-use crate::summarise::lexicon::is_function_word;
+use crate::summarise::lexicon::{AGENDA_MOVES, is_function_word};
 use crate::summarise::tokens::{self, Tok};
 
 /// The words of a promise to report back on a commitment: "get back to
@@ -54,20 +54,22 @@ const WAYS: &[&str] = &["through", "round", "around", "out", "to", "go", "get", 
 
 /// Whether `c` is a courtesy of the meeting rather than work after it:
 /// guiding the listener ("walk you to the lift", "let you get back to
-/// your day") or keeping it short ("I'll keep this quick"); but for taking
-/// leave, one with a deadline ("take you through the plan next week") is
-/// work.
+/// your day"), keeping it short ("I'll keep this quick") or steering the
+/// talk ("I'll go through each option", "let's start with the budget");
+/// but for taking leave, one with a deadline ("take you through the plan
+/// next week") is work.
 pub(super) fn courtesy(toks: &[Tok], c: &Candidate) -> bool {
     let word = |k: usize| toks.get(c.clause.verb + k).map_or("", |t| t.low.as_str());
     let guides = GUIDE.contains(&word(0)) && word(1) == "you" && WAYS.contains(&word(2));
     let brief = word(0) == "keep" && matches!(word(1), "this" | "it") && matches!(word(2), "quick" | "short" | "brief");
+    let steers = AGENDA_MOVES.phrases().any(|phrase| phrase.iter().enumerate().all(|(k, w)| word(k) == *w));
     // "I'll let you get back to the shop before the rush" takes leave,
     // whatever time it names.
     let leave = guides && word(0) == "let";
     // A deadline the clause says itself: one carried over a cut in the run
     // belongs to whatever came next as often.
     let dated = c.due.as_ref().is_some_and(Due::said_in_clause);
-    leave || (!dated && (guides || brief))
+    leave || (!dated && (guides || brief || steers))
 }
 
 /// Whether the object of `c` is the thing the clause before made: "…and
