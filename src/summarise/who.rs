@@ -221,7 +221,8 @@ mod tests {
 
     #[test]
     fn a_trade_or_a_profession_that_will_act_owns_what_it_will_do() {
-        let got = owners("The surveyor will send the report by Friday. Our plumber is going to fix the boiler on Monday.");
+        let got =
+            owners("The surveyor will send the report by Friday. Our plumber is going to fix the boiler on Monday.");
         assert_eq!(got, [Who::Person("surveyor".into()), Who::Person("plumber".into())]);
     }
 

@@ -3,9 +3,9 @@ manual annotations 1.6.2 (CC BY 4.0), into one JSON file a meeting.
 
     python3 bench/data/ami/prepare.py AMI_DIR SPLIT
 
-AMI_DIR is the `ami_public_manual_1.6.2` folder; SPLIT is `test` or `dev`
-(the corpus's standard scenario split, so that nothing tuned on AMI ever
-sees a test meeting). A meeting's file holds:
+AMI_DIR is the `ami_public_manual_1.6.2` folder; SPLIT is `test`, `dev`
+or `train` (the corpus's standard scenario split, so that nothing tuned or
+trained on AMI ever sees a test meeting; only `test` is committed). A meeting's file holds:
 
 - `date`: the day it was held;
 - `acts`: its dialogue acts in the order they were said, each
@@ -29,6 +29,14 @@ SPLITS = {
     "test": ["ES2004", "ES2014", "IS1009", "TS3003", "TS3007"],
     "dev": ["ES2003", "ES2011", "IS1008", "TS3004", "TS3006"],
 }
+
+
+def in_split(meeting, split):
+    """Whether a scenario meeting is in `split`: "train" is every scenario
+    series in neither of the others."""
+    if split == "train":
+        return meeting[:2] in ("ES", "IS", "TS") and not any(meeting[:6] in s for s in SPLITS.values())
+    return meeting[:6] in SPLITS[split]
 ROLES = {"PM": "Project Manager", "ME": "Marketing Expert", "ID": "Industrial Designer",
          "UI": "Interface Designer"}
 HREF = re.compile(r"#id\(([^)]*)\)(?:\.\.id\(([^)]*)\))?")
@@ -108,7 +116,7 @@ def main(ami, split):
     os.makedirs(out, exist_ok=True)
     info = meetings(ami)
     for name in sorted(info):
-        if name[:6] not in SPLITS[split] or not os.path.exists(os.path.join(ami, "abstractive", f"{name}.abssumm.xml")):
+        if not in_split(name, split) or not os.path.exists(os.path.join(ami, "abstractive", f"{name}.abssumm.xml")):
             continue
         said = acts(ami, name, info[name]["roles"])
         index = {act_id: i for i, (act_id, *_) in enumerate(said)}
