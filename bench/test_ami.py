@@ -1,5 +1,5 @@
 """How the AMI row traces a step to the dialogue acts it was said in, and
-the committed AMI test meetings against what the row expects of them.
+the committed AMI meetings against what the row expects of them.
 
     python3 -m unittest discover -s bench -p 'test_*.py'
 """
@@ -46,10 +46,15 @@ class Tracing(unittest.TestCase):
 
 
 class CommittedMeetings(unittest.TestCase):
-    def test_the_twenty_test_meetings_are_there_each_action_linked_to_acts_it_holds(self):
-        folder = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "ami", "test")
+    def test_each_split_holds_its_twenty_meetings_each_action_linked_to_acts_it_holds(self):
+        for split, series in (("test", {"ES2004", "ES2014", "IS1009", "TS3003", "TS3007"}),
+                              ("dev", {"ES2003", "ES2011", "IS1008", "TS3004", "TS3006"})):
+            self.meetings_are_whole(split, series)
+
+    def meetings_are_whole(self, split, series):
+        folder = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "ami", split)
         names = sorted(n[:-5] for n in os.listdir(folder) if n.endswith(".json"))
-        self.assertEqual({n[:6] for n in names}, {"ES2004", "ES2014", "IS1009", "TS3003", "TS3007"})
+        self.assertEqual({n[:6] for n in names}, series)
         self.assertEqual(len(names), 20)
         for name in names:
             with open(os.path.join(folder, name + ".json")) as f:
