@@ -140,6 +140,25 @@ classes! {
     /// A verb and the words after it that steer the talk in the room:
     /// "go through each option", "start with the budget".
     pub AGENDA_MOVES: PhraseClass = "agenda-moves.txt";
+    /// The words of a promise to report back on a commitment: "get back to
+    /// you", "let you know", "you'll hear from me".
+    pub REPORT_BACK: WordClass = "report-back.txt";
+    /// What the listener is promised to receive: "you'll have the figures".
+    pub RECEIVE: WordClass = "receive-verbs.txt";
+    /// Besides the pointers, words that name nothing new the listener
+    /// receives: all of it, or how it comes ("in writing").
+    pub NO_NEW_THING: WordClass = "no-new-thing.txt";
+    /// Words that point back at something already said: "send it".
+    pub POINTERS: WordClass = "pointers.txt";
+    /// Verbs that, with "you" and a way, lead the listener somewhere in the
+    /// meeting itself: "walk you through", "take you round".
+    pub GUIDE: WordClass = "guide-verbs.txt";
+    /// The ways a guide verb leads: "through", "round", "back".
+    pub WAYS: WordClass = "guide-ways.txt";
+    /// Words that make a reply more than a yes: "sure, and I'll also…".
+    pub ADDING: WordClass = "adding.txt";
+    /// Words that open a reason said in passing: "because", "since".
+    pub REASONS: WordClass = "reasons.txt";
     /// Nouns that make a noun phrase people who act ("the finance team",
     /// "our surveyor"), so that what they will do is theirs, not a thing's.
     pub PEOPLE: WordClass = "people.txt";

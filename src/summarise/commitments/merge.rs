@@ -11,15 +11,12 @@ use crate::domain::action_item::Who;
 use crate::summarise::action::imperative;
 use crate::summarise::clauses::{Form, Subject};
 use crate::summarise::features;
+use crate::summarise::lexicon::{ADDING, REASONS};
 use crate::summarise::meeting::{Meeting, MeetingContext};
 use crate::summarise::run_on;
 use crate::summarise::tokens::Tok;
 use crate::summarise::who;
 
-/// Words that make a reply more than a yes: "sure, and I'll also…".
-const ADDING: &[&str] = &["also", "too", "another", "additionally", "plus"];
-/// Words that open a reason said in passing.
-const REASONS: &[&str] = &["because", "since", "as"];
 /// How many sentences after a commitment may still give its deadline or
 /// take up a request.
 const FOLLOW_UP_REACH: usize = 3;
@@ -225,7 +222,7 @@ impl Building<'_> {
         let toks = self.toks(i);
         let aside = |j: usize| {
             let start = self.candidates[j].clause.start;
-            self.made[j].is_none() && start > 0 && toks[start - 1].is_any(REASONS)
+            self.made[j].is_none() && start > 0 && toks[start - 1].is_in(&REASONS)
         };
         let j = (0..i).rev().take_while(|&j| self.candidates[j].sentence == c.sentence).find(|&j| !aside(j))?;
         self.made[j]
@@ -322,7 +319,7 @@ fn taken_up(b: &mut Building, i: usize) -> Step {
     let toks = b.toks(i);
     let vague = b.vague(i);
     let yes = b.yes_in_run(i);
-    let answers = !vague && (yes || features::takes_up(toks)) && !toks.iter().any(|t| t.is_any(ADDING));
+    let answers = !vague && (yes || features::takes_up(toks)) && !toks.iter().any(|t| t.is_in(&ADDING));
     let request = b.request_said_yes_to(i);
     let Some(j) = request.or_else(|| (vague || answers).then(|| b.request_before(i, answers)).flatten()) else {
         return Step::Pass;

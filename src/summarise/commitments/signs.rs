@@ -7,24 +7,10 @@ use super::Candidate;
 use crate::summarise::clauses::{Form, Subject};
 use crate::summarise::due::Due;
 use crate::summarise::features;
-use crate::summarise::lexicon::{AGENDA_MOVES, is_function_word};
+use crate::summarise::lexicon::{
+    AGENDA_MOVES, GUIDE, NO_NEW_THING, POINTERS, RECEIVE, REPORT_BACK, WAYS, is_function_word,
+};
 use crate::summarise::tokens::{self, Tok};
-
-/// The words of a promise to report back on a commitment: "get back to
-/// you", "let you know", "ring you", "you'll have an answer", "you'll hear
-/// from me".
-const REPORT_BACK: &[&str] = &[
-    "get", "come", "back", "let", "know", "call", "ring", "phone", "email", "hear", "have", "answer", "answers",
-    "update", "word", "view",
-];
-/// What the listener is promised to receive: "you'll have the figures on
-/// Monday", "you'll get it in writing", "you'll hear from me".
-const RECEIVE: &[&str] = &["have", "get", "hear", "receive"];
-/// Words that name nothing new the listener receives beside [`POINTERS`]
-/// (the thing just promised): all of it, or how it comes ("in writing").
-const NO_NEW_THING: &[&str] = &["everything", "all", "writing"];
-/// Words that point back at something already said: "it", "them".
-const POINTERS: &[&str] = &["it", "them", "that", "this", "these", "those"];
 
 /// Whether the clause only promises to report back: every word of it, but
 /// for its deadline and the function words, is one of [`REPORT_BACK`]; or
@@ -43,14 +29,8 @@ pub(super) fn reports_back(toks: &[Tok], c: &Candidate) -> bool {
         .map(|k| &toks[k])
         .filter(|t| !is_function_word(&t.low))
         .peekable();
-    words.peek().is_some() && words.all(|t| t.is_any(REPORT_BACK))
+    words.peek().is_some() && words.all(|t| t.is_in(&REPORT_BACK))
 }
-
-/// Verbs that, with "you" and a way, lead the listener somewhere in the
-/// meeting itself: "I'll walk you through the headlines", "let me take you
-/// round", "I'll let you get back to the shop".
-const GUIDE: &[&str] = &["walk", "take", "show", "let", "see"];
-const WAYS: &[&str] = &["through", "round", "around", "out", "to", "go", "get", "back", "off"];
 
 /// Whether `c` is a courtesy of the meeting rather than work after it:
 /// guiding the listener ("walk you to the lift", "let you get back to
@@ -60,7 +40,7 @@ const WAYS: &[&str] = &["through", "round", "around", "out", "to", "go", "get", 
 /// next week") is work.
 pub(super) fn courtesy(toks: &[Tok], c: &Candidate) -> bool {
     let word = |k: usize| toks.get(c.clause.verb + k).map_or("", |t| t.low.as_str());
-    let guides = GUIDE.contains(&word(0)) && word(1) == "you" && WAYS.contains(&word(2));
+    let guides = GUIDE.has(word(0)) && word(1) == "you" && WAYS.has(word(2));
     let brief = word(0) == "keep" && matches!(word(1), "this" | "it") && matches!(word(2), "quick" | "short" | "brief");
     let steers = AGENDA_MOVES.phrases().any(|phrase| phrase.iter().enumerate().all(|(k, w)| word(k) == *w));
     // "I'll let you get back to the shop before the rush" takes leave,
@@ -75,7 +55,7 @@ pub(super) fn courtesy(toks: &[Tok], c: &Candidate) -> bool {
 /// Whether the object of `c` is the thing the clause before made: "…and
 /// send it to Fiona", "…and pass them on".
 pub(super) fn points_back(toks: &[Tok], c: &Candidate) -> bool {
-    toks.get(c.clause.verb + 1).is_some_and(|t| t.is_any(POINTERS))
+    toks.get(c.clause.verb + 1).is_some_and(|t| t.is_in(&POINTERS))
 }
 
 /// Whether `c`, in a run without marks, only points back at something
@@ -86,7 +66,7 @@ pub(super) fn vague_before_deadline(toks: &[Tok], c: &Candidate) -> bool {
         && c.due.as_ref().is_some_and(|d| {
             let object = &toks[c.clause.verb + 1..d.start.max(c.clause.verb + 1)];
             (c.clause.verb + 1..c.clause.end).contains(&d.start)
-                && object.iter().any(|t| t.is_any(POINTERS))
+                && object.iter().any(|t| t.is_in(&POINTERS))
                 && object.iter().all(|t| !features::is_content(&t.low))
         })
 }
@@ -95,7 +75,7 @@ pub(super) fn vague_before_deadline(toks: &[Tok], c: &Candidate) -> bool {
 fn receives(toks: &[Tok], c: &Candidate) -> bool {
     c.clause.subject == Subject::You
         && c.clause.form == Form::Future
-        && toks.get(c.clause.verb).is_some_and(|t| t.is_any(RECEIVE))
+        && toks.get(c.clause.verb).is_some_and(|t| t.is_in(&RECEIVE))
         && !toks.get(c.clause.verb + 1).is_some_and(|t| t.is("to"))
 }
 
@@ -110,7 +90,7 @@ pub(super) fn received_thing(toks: &[Tok], c: &Candidate) -> Option<String> {
     let end = c.due.as_ref().map_or(c.clause.end, |d| d.start.max(c.clause.verb + 1)).min(c.clause.end);
     let named = (c.clause.verb + 1..end.min(toks.len()))
         .map(|k| &toks[k])
-        .any(|t| !is_function_word(&t.low) && !t.is_any(REPORT_BACK) && !t.is_any(POINTERS) && !t.is_any(NO_NEW_THING));
+        .any(|t| !is_function_word(&t.low) && !t.is_in(&REPORT_BACK) && !t.is_in(&POINTERS) && !t.is_in(&NO_NEW_THING));
     named.then(|| tokens::text(toks, c.clause.verb + 1, end))
 }
 
