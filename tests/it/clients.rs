@@ -4,7 +4,7 @@
 use serde_json::{Value, json};
 
 use crate::browser::{Browser, signed_in_user};
-use crate::harness::{client, spawn_app, spawn_app_with};
+use crate::harness::{client, spawn_app, spawn_app_with, wav_of};
 
 const PASSWORD: &str = "correct horse";
 const PNG_1PX: &str =
@@ -26,19 +26,7 @@ pub fn create(user: &mut Browser, name: &str) -> u64 {
 
 /// A 16 kHz mono 16-bit WAV of `seconds`, as the recorder makes.
 pub fn wav(seconds: f32) -> Vec<u8> {
-    let spec = hound::WavSpec {
-        channels: 1,
-        sample_rate: 16_000,
-        bits_per_sample: 16,
-        sample_format: hound::SampleFormat::Int,
-    };
-    let mut out = std::io::Cursor::new(Vec::new());
-    let mut writer = hound::WavWriter::new(&mut out, spec).unwrap();
-    for i in 0..(16_000.0 * seconds) as u32 {
-        writer.write_sample(((i as f32 * 0.05).sin() * 8000.0) as i16).unwrap();
-    }
-    writer.finalize().unwrap();
-    out.into_inner()
+    wav_of((0..(16_000.0 * seconds) as u32).map(|i| ((i as f32 * 0.05).sin() * 8000.0) as i16))
 }
 
 /// Sends `file` as the multipart field `recording`.

@@ -197,19 +197,7 @@ fn case_for(target: Target) -> impl Strategy<Value = Case> {
 
 /// A quarter of a second of 16 kHz speech-like tone, as the recorder makes.
 fn wav() -> Vec<u8> {
-    let spec = hound::WavSpec {
-        channels: 1,
-        sample_rate: 16_000,
-        bits_per_sample: 16,
-        sample_format: hound::SampleFormat::Int,
-    };
-    let mut out = std::io::Cursor::new(Vec::new());
-    let mut writer = hound::WavWriter::new(&mut out, spec).unwrap();
-    for i in 0..4000 {
-        writer.write_sample(((i as f32 * 0.05).sin() * 8000.0) as i16).unwrap();
-    }
-    writer.finalize().unwrap();
-    out.into_inner()
+    crate::clients::wav(0.25)
 }
 
 /// A small card-shaped photo: paper with a few dark bars of "text".

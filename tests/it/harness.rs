@@ -205,3 +205,20 @@ pub fn data_url(bytes: &[u8]) -> String {
     use base64::Engine;
     format!("data:image/png;base64,{}", base64::engine::general_purpose::STANDARD.encode(bytes))
 }
+
+/// A 16 kHz mono 16-bit WAV of `samples`, as the browser's recorder makes.
+pub fn wav_of(samples: impl IntoIterator<Item = i16>) -> Vec<u8> {
+    let spec = hound::WavSpec {
+        channels: 1,
+        sample_rate: 16_000,
+        bits_per_sample: 16,
+        sample_format: hound::SampleFormat::Int,
+    };
+    let mut out = std::io::Cursor::new(Vec::new());
+    let mut writer = hound::WavWriter::new(&mut out, spec).unwrap();
+    for sample in samples {
+        writer.write_sample(sample).unwrap();
+    }
+    writer.finalize().unwrap();
+    out.into_inner()
+}

@@ -4,6 +4,8 @@
 use std::path::Path;
 use std::process::Command;
 
+use crate::harness::wav_of;
+
 /// A Korean sentence ("Hello. Thank you for coming to today's meeting. I
 /// will send the quote next Monday."): the only Vosk model a registry
 /// carries is Korean.
@@ -47,7 +49,7 @@ pub fn librivox(models: &Path, times: usize) -> Vec<u8> {
             samples.extend(std::iter::repeat_n(0, 16_000));
         }
     }
-    wav(&samples)
+    wav_of(samples)
 }
 
 pub fn clips(models: &Path) -> Vec<std::path::PathBuf> {
@@ -58,20 +60,4 @@ pub fn clips(models: &Path) -> Vec<std::path::PathBuf> {
         .collect();
     clips.sort();
     clips
-}
-
-fn wav(samples: &[i16]) -> Vec<u8> {
-    let spec = hound::WavSpec {
-        channels: 1,
-        sample_rate: 16_000,
-        bits_per_sample: 16,
-        sample_format: hound::SampleFormat::Int,
-    };
-    let mut out = std::io::Cursor::new(Vec::new());
-    let mut writer = hound::WavWriter::new(&mut out, spec).unwrap();
-    for s in samples {
-        writer.write_sample(*s).unwrap();
-    }
-    writer.finalize().unwrap();
-    out.into_inner()
 }

@@ -7,6 +7,8 @@ use rand::rngs::StdRng;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
+use crate::harness::wav_of;
+
 pub fn sha(bytes: &[u8]) -> String {
     Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
 }
@@ -53,19 +55,7 @@ pub(super) fn recording(rng: &mut StdRng) -> Vec<u8> {
 
 /// A 16 kHz mono 16-bit WAV of noise: every recording distinct.
 pub fn wav(rng: &mut StdRng, seconds: f64) -> Vec<u8> {
-    let spec = hound::WavSpec {
-        channels: 1,
-        sample_rate: 16_000,
-        bits_per_sample: 16,
-        sample_format: hound::SampleFormat::Int,
-    };
-    let mut out = std::io::Cursor::new(Vec::new());
-    let mut writer = hound::WavWriter::new(&mut out, spec).unwrap();
-    for _ in 0..(16_000.0 * seconds) as u32 {
-        writer.write_sample(rng.random::<i16>() / 4).unwrap();
-    }
-    writer.finalize().unwrap();
-    out.into_inner()
+    wav_of((0..(16_000.0 * seconds) as u32).map(|_| rng.random::<i16>() / 4))
 }
 
 pub(super) fn multipart(file: &[u8]) -> (String, Vec<u8>) {
