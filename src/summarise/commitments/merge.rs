@@ -84,6 +84,7 @@ const RULES: &[Rule] = &[
                 sure: &["start", "go"],
                 items: &[],
             },
+            Example { run: "I'll make this quick, I know you're busy.", sure: &["make"], items: &[] },
             Example { run: "We'll probably need a bigger van for the move.", sure: &[], items: &[] },
         ],
     },

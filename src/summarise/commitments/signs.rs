@@ -34,14 +34,17 @@ pub(super) fn reports_back(toks: &[Tok], c: &Candidate) -> bool {
 
 /// Whether `c` is a courtesy of the meeting rather than work after it:
 /// guiding the listener ("walk you to the lift", "let you get back to
-/// your day"), keeping it short ("I'll keep this quick") or steering the
+/// your day"), keeping it short ("I'll keep this quick", "I'll make it
+/// short") or steering the
 /// talk ("I'll go through each option", "let's start with the budget");
 /// but for taking leave, one with a deadline ("take you through the plan
 /// next week") is work.
 pub(super) fn courtesy(toks: &[Tok], c: &Candidate) -> bool {
     let word = |k: usize| toks.get(c.clause.verb + k).map_or("", |t| t.low.as_str());
     let guides = GUIDE.has(word(0)) && word(1) == "you" && WAYS.has(word(2));
-    let brief = word(0) == "keep" && matches!(word(1), "this" | "it") && matches!(word(2), "quick" | "short" | "brief");
+    let brief = matches!(word(0), "keep" | "make")
+        && matches!(word(1), "this" | "it")
+        && matches!(word(2), "quick" | "short" | "brief");
     let steers = AGENDA_MOVES.phrases().any(|phrase| phrase.iter().enumerate().all(|(k, w)| word(k) == *w));
     // "I'll let you get back to the shop before the rush" takes leave,
     // whatever time it names.
