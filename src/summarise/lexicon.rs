@@ -140,6 +140,9 @@ classes! {
     /// A verb and the words after it that steer the talk in the room:
     /// "go through each option", "start with the budget".
     pub AGENDA_MOVES: PhraseClass = "agenda-moves.txt";
+    /// Words that place work in the room the meeting is in: "I'll draw it
+    /// here", "let me put it on the whiteboard".
+    pub IN_THE_ROOM: WordClass = "in-the-room.txt";
     /// The words of a promise to report back on a commitment: "get back to
     /// you", "let you know", "you'll hear from me".
     pub REPORT_BACK: WordClass = "report-back.txt";

@@ -85,6 +85,7 @@ const RULES: &[Rule] = &[
                 items: &[],
             },
             Example { run: "I'll make this quick, I know you're busy.", sure: &["make"], items: &[] },
+            Example { run: "Let me sketch the layout here on the whiteboard.", sure: &["sketch"], items: &[] },
             Example { run: "We'll probably need a bigger van for the move.", sure: &[], items: &[] },
         ],
     },

@@ -8,7 +8,7 @@ use crate::summarise::clauses::{Form, Subject};
 use crate::summarise::due::Due;
 use crate::summarise::features;
 use crate::summarise::lexicon::{
-    AGENDA_MOVES, GUIDE, NO_NEW_THING, POINTERS, RECEIVE, REPORT_BACK, WAYS, is_function_word,
+    AGENDA_MOVES, GUIDE, IN_THE_ROOM, NO_NEW_THING, POINTERS, RECEIVE, REPORT_BACK, WAYS, is_function_word,
 };
 use crate::summarise::tokens::{self, Tok};
 
@@ -35,10 +35,10 @@ pub(super) fn reports_back(toks: &[Tok], c: &Candidate) -> bool {
 /// Whether `c` is a courtesy of the meeting rather than work after it:
 /// guiding the listener ("walk you to the lift", "let you get back to
 /// your day"), keeping it short ("I'll keep this quick", "I'll make it
-/// short") or steering the
-/// talk ("I'll go through each option", "let's start with the budget");
-/// but for taking leave, one with a deadline ("take you through the plan
-/// next week") is work.
+/// short"), steering the talk ("I'll go through each option", "let's start
+/// with the budget") or working in the room ("I'll draw it here"); but for
+/// taking leave, one with a deadline ("take you through the plan next
+/// week") is work.
 pub(super) fn courtesy(toks: &[Tok], c: &Candidate) -> bool {
     let word = |k: usize| toks.get(c.clause.verb + k).map_or("", |t| t.low.as_str());
     let guides = GUIDE.has(word(0)) && word(1) == "you" && WAYS.has(word(2));
@@ -46,13 +46,14 @@ pub(super) fn courtesy(toks: &[Tok], c: &Candidate) -> bool {
         && matches!(word(1), "this" | "it")
         && matches!(word(2), "quick" | "short" | "brief");
     let steers = AGENDA_MOVES.phrases().any(|phrase| phrase.iter().enumerate().all(|(k, w)| word(k) == *w));
+    let in_room = toks[c.clause.verb..c.clause.end].iter().any(|t| t.is_in(&IN_THE_ROOM));
     // "I'll let you get back to the shop before the rush" takes leave,
     // whatever time it names.
     let leave = guides && word(0) == "let";
     // A deadline the clause says itself: one carried over a cut in the run
     // belongs to whatever came next as often.
     let dated = c.due.as_ref().is_some_and(Due::said_in_clause);
-    leave || (!dated && (guides || brief || steers))
+    leave || (!dated && (guides || brief || steers || in_room))
 }
 
 /// Whether the object of `c` is the thing the clause before made: "…and
