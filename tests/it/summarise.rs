@@ -42,6 +42,10 @@ Mike: Makes sense. Our facilities manager, Priya, will book the lift for the mov
 Anna: Great. So to recap, I'll send the floor plan by Tuesday and you'll confirm the headcount.\n\
 Mike: That's it. Have a good weekend!";
 
+/// `debrief summarise` flags for a meeting of Wednesday 11 March 2026
+/// between Anna Lopez (the consultant) and Mike Stone (the client).
+const MEETING_FLAGS: [&str; 6] = ["--meeting-date", "2026-03-11", "--me", "Anna Lopez", "--client", "Mike Stone"];
+
 /// The key words of each commitment in [`SHORT_MEETING`].
 const SHORT_COMMITMENTS: [&[&str]; 2] =
     [&["sarah", "revised proposal", "friday"], &["schedule", "follow-up call", "finance team", "next week"]];

@@ -1,7 +1,7 @@
 //! The `debrief summarise` command: its JSON with the load and summarise
 //! times, and a batch that loads the model once for many transcripts.
 
-use super::{LABELLED_MEETING, Models, SHORT_MEETING};
+use super::{LABELLED_MEETING, MEETING_FLAGS, Models, SHORT_MEETING};
 use crate::harness::{cli, text};
 
 #[test]
@@ -43,15 +43,12 @@ fn a_batch_loads_the_model_once_and_prints_one_json_line_per_file() {
         short.to_str().unwrap(),
         labelled.to_str().unwrap(),
         "--json",
-        "--meeting-date",
-        "2026-03-11",
-        "--me",
-        "Anna Lopez",
-        "--client",
-        "Mike Stone",
         "--models-dir",
         models.dir.path().to_str().unwrap(),
-    ];
+    ]
+    .into_iter()
+    .chain(MEETING_FLAGS)
+    .collect::<Vec<_>>();
     let out = cli(data.path(), &args);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let lines: Vec<serde_json::Value> =

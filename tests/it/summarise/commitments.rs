@@ -7,7 +7,7 @@ use debrief::domain::action_item::Who;
 use debrief::summarise::{MeetingContext, SummariserChoice};
 use time::macros::date;
 
-use super::{LABELLED_MEETING, Models, SHORT_COMMITMENTS, SHORT_MEETING, missed, summarise_with, timed};
+use super::{LABELLED_MEETING, MEETING_FLAGS, Models, SHORT_COMMITMENTS, SHORT_MEETING, missed, summarise_with, timed};
 use crate::harness::{cli, text};
 
 #[test]
@@ -69,19 +69,10 @@ fn summarised_meeting(transcript: &str) -> serde_json::Value {
     let data = tempfile::tempdir().unwrap();
     let meeting = data.path().join("meeting.txt");
     std::fs::write(&meeting, transcript).unwrap();
-    let args = [
-        "summarise",
-        meeting.to_str().unwrap(),
-        "--json",
-        "--meeting-date",
-        "2026-03-11",
-        "--me",
-        "Anna Lopez",
-        "--client",
-        "Mike Stone",
-        "--models-dir",
-        models.dir.path().to_str().unwrap(),
-    ];
+    let args = ["summarise", meeting.to_str().unwrap(), "--json", "--models-dir", models.dir.path().to_str().unwrap()]
+        .into_iter()
+        .chain(MEETING_FLAGS)
+        .collect::<Vec<_>>();
     let out = cli(data.path(), &args);
     assert!(out.status.success(), "{}", text(&out.stderr));
     serde_json::from_slice(&out.stdout).unwrap()
