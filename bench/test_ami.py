@@ -23,11 +23,11 @@ MEETING = {"date": "2005-01-19", "acts": ACTS,
 
 class Tracing(unittest.TestCase):
     def test_a_step_is_traced_to_the_act_of_its_turn_that_holds_its_words(self):
-        said = ami.turns(ACTS)
+        said = ami.said_words(ACTS)
         self.assertEqual(ami.traced("Look at the working design", ACTS, said), {1})
 
     def test_a_step_whose_words_the_meeting_never_said_together_is_traced_nowhere(self):
-        said = ami.turns(ACTS)
+        said = ami.said_words(ACTS)
         self.assertEqual(ami.traced("Introduce the working materials budget", ACTS, said), set())
 
     def test_consecutive_acts_of_one_speaker_are_one_labelled_turn(self):

@@ -66,15 +66,22 @@ def transcript(acts):
     return "".join(f"{speaker}: {' '.join(acts[i][1] for i in ids)}\n" for speaker, ids in turns(acts))
 
 
+def said_words(acts):
+    """Each turn's act indices with the content words of the whole turn, read
+    once a meeting for every step traced in it."""
+    return [(ids, set(content(" ".join(acts[i][1] for i in ids)))) for _, ids in turns(acts)]
+
+
 def traced(step, acts, said):
-    """The acts a step was taken from: in the turn holding the largest share of
-    its content words (at least TRACED), those holding any of them."""
+    """The acts a step was taken from: in the turn (of `said_words`) holding
+    the largest share of its content words (at least TRACED), those holding
+    any of them."""
     words = set(content(step))
     if not words:
         return set()
     best, share = None, 0.0
-    for _, ids in said:
-        held = words & set(content(" ".join(acts[i][1] for i in ids)))
+    for ids, turn_words in said:
+        held = words & turn_words
         if len(held) / len(words) > share:
             best, share = ids, len(held) / len(words)
     if share < TRACED:
@@ -85,7 +92,7 @@ def traced(step, acts, said):
 def score(meeting, steps):
     """(actions found, actions, steps on an action, steps, acts both, acts
     predicted, acts linked) for one meeting."""
-    acts, said = meeting["acts"], turns(meeting["acts"])
+    acts, said = meeting["acts"], said_words(meeting["acts"])
     actions = [set(a["acts"]) for a in meeting["actions"] if a["acts"]]
     linked = set().union(*actions) if actions else set()
     sources = [traced(step, acts, said) for step in steps]
