@@ -7,7 +7,7 @@ use time::{Date, Month, Weekday};
 use super::timex::{Kind, Time};
 use crate::summarise::calendar::{dated, next_numbered_day};
 use crate::summarise::lexicon::{MONTHS, SHORT_MONTHS, WEEKDAYS};
-use crate::summarise::numbers;
+use crate::summarise::numbers::{self, Number};
 use crate::summarise::tokens::Tok;
 
 /// "the 3rd", "the third of March", "March 3rd", "3 March", "March
@@ -15,7 +15,7 @@ use crate::summarise::tokens::Tok;
 pub(super) fn calendar_date(toks: &[Tok], at: usize, to: usize, meeting: Date) -> Option<Time> {
     let word = |i: usize| toks.get(i).filter(|_| i < to).map_or("", |t| t.low.as_str());
     let lows: Vec<&str> = toks[..to].iter().map(|t| t.low.as_str()).collect();
-    let day_at = |i: usize| numbers::at(&lows, i).filter(|n| (1.0..=31.0).contains(&n.value) && n.value.fract() == 0.0);
+    let day_at = |i: usize| number_at(&lows, i).filter(|n| (1.0..=31.0).contains(&n.value) && n.value.fract() == 0.0);
     // "March 3rd", "March the third"
     if let Some(month) = month_named(word(at)) {
         let first = if word(at + 1) == "the" { at + 2 } else { at + 1 };
@@ -97,13 +97,24 @@ const SPOKEN_RANKS: &[&str] = &["first", "second", "third"];
 pub(super) fn day_of_month(toks: &[Tok], at: usize, to: usize, meeting: Date) -> Option<Time> {
     let word = |i: usize| toks.get(i).filter(|_| i < to).map_or("", |t| t.low.as_str());
     let lows: Vec<&str> = toks[..to.min(toks.len())].iter().map(|t| t.low.as_str()).collect();
-    let n = numbers::at(&lows, at).filter(|n| (1.0..=31.0).contains(&n.value) && n.value.fract() == 0.0)?;
+    let n = number_at(&lows, at).filter(|n| (1.0..=31.0).contains(&n.value) && n.value.fract() == 0.0)?;
     let after = at + n.len;
     let month_at = if word(after) == "of" { after + 1 } else { after };
     if let Some(month) = month_named(word(month_at)).filter(|_| toks[after - 1].mark.is_none()) {
         return Some(Time { end: month_at + 1, date: dated(meeting, month, n.value as u8), kind: Kind::Day });
     }
     n.ordinal.then(|| Time { end: after, date: next_numbered_day(meeting, n.value as u8), kind: Kind::Day })
+}
+
+/// The number said at word `at`: as `numbers` reads it, or one word of
+/// number words joined by hyphens ("twenty-third", "twenty-one").
+pub(super) fn number_at(lows: &[&str], at: usize) -> Option<Number> {
+    if let Some(n) = numbers::at(lows, at) {
+        return Some(n);
+    }
+    let parts: Vec<&str> = lows.get(at)?.split('-').collect();
+    let n = numbers::at(&parts, 0).filter(|n| parts.len() > 1 && n.len == parts.len())?;
+    Some(Number { len: 1, ..n })
 }
 
 pub(super) fn weekday(word: &str) -> Option<Weekday> {

@@ -4,19 +4,25 @@
 //! the same for the same words: a weekday is the first such day after the
 //! meeting ("next Friday": the Friday of next week); "end of the week" and
 //! "end of next week" are those Fridays; "the 3rd" is the next 3rd; "end of
-//! the month" its last day; "before Christmas" the 24th of December; a
-//! deadline tied to a dated event is that date. Vague ones ("next week",
+//! the month" its last day; "before Christmas" the 24th of December; "a
+//! week on Friday" a week after the coming Friday; a time of day goes with
+//! the day said beside it ("by 5pm today", "COB Friday"), the close of
+//! business alone is the meeting's day and a clock time alone names none;
+//! a deadline tied to a dated event is that date. Vague ones ("next week",
 //! "this weekend", "in January", "before the install") keep their words
 //! and name no day, and a day something is booked for ("book the room for
 //! Tuesday") is what is booked, not a deadline.
 
 mod days;
+mod hours;
 mod periods;
 mod rules;
+mod spans;
 mod timex;
 
 use time::Date;
 
+use self::hours::closing_words;
 use self::rules::time_at;
 use self::timex::{Kind, TIME_OF_DAY, skip_article};
 use super::numbers;
@@ -200,14 +206,18 @@ fn due(toks: &[Tok], start: usize, end: usize, date: Option<Date>) -> Due {
     Due { start, end, text: super::tokens::text(toks, start, end), date }
 }
 
-/// Past the end of a time: "morning", "at noon", "at the latest", "at 3".
+/// Past the end of a time: "morning", "at noon", "at the latest", "at 3",
+/// "close of business".
 fn extend(toks: &[Tok], mut end: usize, to: usize) -> usize {
     let word = |i: usize| toks.get(i).filter(|_| i < to).map_or("", |t| t.low.as_str());
     loop {
         if toks.get(end.wrapping_sub(1)).is_some_and(|t| t.mark.is_some()) {
             return end;
         }
-        if TIME_OF_DAY.contains(&word(end)) || word(end) == "latest" {
+        let closing = closing_words(toks, end, to);
+        if closing > 0 {
+            end += closing;
+        } else if TIME_OF_DAY.contains(&word(end)) || word(end) == "latest" {
             end += 1;
         } else if word(end) == "at" && word(end + 1) == "the" && word(end + 2) == "latest" {
             end += 3;
@@ -286,6 +296,55 @@ mod tests {
         assert_eq!(date_of("in a fortnight"), Some("2026-03-25".into()));
         assert_eq!(date_of("in three months"), Some("2026-06-11".into()));
         assert_eq!(found("in a few weeks"), None);
+    }
+
+    #[test]
+    fn a_clock_time_or_the_close_of_business_goes_with_the_day_beside_it() {
+        assert_eq!(found("send it by 5pm today."), Some(("by 5pm today".into(), Some("2026-03-11".into()))));
+        assert_eq!(found("call them by 10am on Monday"), Some(("by 10am on Monday".into(), Some("2026-03-16".into()))));
+        assert_eq!(
+            found("ring him at 3 o'clock tomorrow"),
+            Some(("at 3 o'clock tomorrow".into(), Some("2026-03-12".into())))
+        );
+        assert_eq!(found("send the budget by COB Friday."), Some(("by COB Friday".into(), Some("2026-03-13".into()))));
+        assert_eq!(
+            found("send it by close of play on Thursday"),
+            Some(("by close of play on Thursday".into(), Some("2026-03-12".into())))
+        );
+        assert_eq!(
+            found("by end of play tomorrow"),
+            Some(("by end of play tomorrow".into(), Some("2026-03-12".into())))
+        );
+        assert_eq!(
+            found("send it by Friday close of business"),
+            Some(("by Friday close of business".into(), Some("2026-03-13".into())))
+        );
+        assert_eq!(found("by lunchtime"), Some(("by lunchtime".into(), Some("2026-03-11".into()))));
+        assert_eq!(date_of("by the end of the day"), Some("2026-03-11".into()));
+        assert_eq!(
+            found("I will send 3 tomorrow"),
+            Some(("tomorrow".into(), Some("2026-03-12".into()))),
+            "a count, no clock"
+        );
+        assert_eq!(
+            found("send the notes before the noon meeting"),
+            Some(("before the noon meeting".into(), None)),
+            "a time of day naming an event"
+        );
+    }
+
+    #[test]
+    fn a_time_on_from_a_day_counts_from_that_day() {
+        assert_eq!(found("send it a week on Friday."), Some(("a week on Friday".into(), Some("2026-03-20".into()))));
+        assert_eq!(found("two weeks from today"), Some(("two weeks from today".into(), Some("2026-03-25".into()))));
+        assert_eq!(date_of("a week from tomorrow"), Some("2026-03-19".into()));
+        assert_eq!(date_of("ten days from now"), Some("2026-03-21".into()));
+        assert_eq!(date_of("within 48 hours"), Some("2026-03-13".into()));
+        assert_eq!(date_of("within 24 hours"), Some("2026-03-12".into()));
+        assert_eq!(found("in a month's time"), Some(("in a month's time".into(), Some("2026-04-11".into()))));
+        assert_eq!(date_of("by the twenty-third"), Some("2026-03-23".into()));
+        assert_eq!(found("we spent a week on it"), None);
+        assert_eq!(found("for 48 hours"), None, "how long, not when");
     }
 
     #[test]

@@ -1,13 +1,12 @@
-//! Periods and spans of time a deadline can name: "next week", "the end of
-//! the month", "mid March", "Q3", "Christmas"; "in two weeks", "within ten
-//! days", "a fortnight".
+//! Periods a deadline can name: "next week", "the end of the month", "mid
+//! March", "Q3", "Christmas". Spans of time ("in two weeks") are in
+//! `spans`.
 
 use time::{Date, Duration, Month};
 
 use super::days::{calendar_date, month_named};
 use super::timex::{Kind, Time};
-use crate::summarise::calendar::{Part, add_months, monday_of, month, quarter, quarter_named, week, year, year_of};
-use crate::summarise::numbers;
+use crate::summarise::calendar::{Part, monday_of, month, quarter, quarter_named, week, year, year_of};
 use crate::summarise::tokens::Tok;
 
 /// "next week", "this month", "end of the quarter", "the week after next",
@@ -119,45 +118,4 @@ pub(super) fn period(toks: &[Tok], at: usize, to: usize, meeting: Date) -> Optio
         });
     }
     None
-}
-
-/// "in two weeks", "within 10 days", "in a fortnight", "in a couple of
-/// weeks", "two weeks from now".
-pub(super) fn in_duration(toks: &[Tok], at: usize, to: usize, meeting: Date) -> Option<Time> {
-    let word = |i: usize| toks.get(i).filter(|_| i < to).map_or("", |t| t.low.as_str());
-    let lows: Vec<&str> = toks[..to].iter().map(|t| t.low.as_str()).collect();
-    let (count, len) = match (word(at), word(at + 1), word(at + 2)) {
-        ("a", "fortnight", _) => {
-            return Some(Time { end: at + 2, date: meeting.checked_add(Duration::days(14)), kind: Kind::Duration });
-        }
-        ("a" | "one", _, _) if unit_days(word(at + 1)).is_some() => (1.0, 1),
-        ("a", "couple", "of") => (2.0, 3),
-        ("a", "few", _) | ("few", _, _) => return None,
-        _ => {
-            let n = numbers::at(&lows, at).filter(|n| !n.ordinal)?;
-            (n.value, n.len)
-        }
-    };
-    let unit_at = at + len;
-    let unit = word(unit_at);
-    let date = if unit.starts_with("month") {
-        add_months(meeting, count as i32)
-    } else {
-        meeting.checked_add(Duration::days((count * unit_days(unit)? as f64).round() as i64))
-    };
-    let mut end = unit_at + 1;
-    if matches!((word(end), word(end + 1)), ("from", "now" | "today") | ("time", _)) {
-        end += if word(end) == "time" { 1 } else { 2 };
-    }
-    Some(Time { end, date, kind: Kind::Duration })
-}
-
-fn unit_days(unit: &str) -> Option<i64> {
-    match unit {
-        "day" | "days" => Some(1),
-        "week" | "weeks" => Some(7),
-        "fortnight" | "fortnights" => Some(14),
-        "month" | "months" => Some(30),
-        _ => None,
-    }
 }

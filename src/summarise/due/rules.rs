@@ -7,7 +7,9 @@
 use time::{Date, Duration};
 
 use super::days::{calendar_date, day_of_month, weekday};
-use super::periods::{in_duration, period};
+use super::hours::time_of_day;
+use super::periods::period;
+use super::spans::{from_day, in_duration, weeks_on};
 use super::timex::{Kind, TIME_OF_DAY, Time, skip_article};
 use crate::summarise::calendar::{monday_of, weekday_index};
 use crate::summarise::tokens::Tok;
@@ -28,6 +30,30 @@ struct Rule {
 
 const RULES: &[Rule] = &[
     Rule {
+        name: "a time of day, on the day said after it",
+        read: time_of_day,
+        examples: &[
+            ("close of business", Some("2026-03-11")),
+            ("end of day", Some("2026-03-11")),
+            ("the end of the day", Some("2026-03-11")),
+            ("COB", Some("2026-03-11")),
+            ("COB Friday", Some("2026-03-13")),
+            ("close of business Friday", Some("2026-03-13")),
+            ("close of play on Thursday", Some("2026-03-12")),
+            ("end of play tomorrow", Some("2026-03-12")),
+            ("EOD tomorrow", Some("2026-03-12")),
+            ("the end of the working day", Some("2026-03-11")),
+            ("by 5pm today", Some("2026-03-11")),
+            ("by 10am on Monday", Some("2026-03-16")),
+            ("at 3 o'clock tomorrow", Some("2026-03-12")),
+            ("at 3 tomorrow", Some("2026-03-12")),
+            ("before 5:30 pm on the 20th", Some("2026-03-20")),
+            ("by noon on Friday", Some("2026-03-13")),
+            ("by lunchtime", Some("2026-03-11")),
+            ("before noon", Some("2026-03-11")),
+        ],
+    },
+    Rule {
         name: "a day said against the meeting's",
         read: relative_day,
         examples: &[
@@ -35,7 +61,6 @@ const RULES: &[Rule] = &[
             ("tonight", Some("2026-03-11")),
             ("tomorrow", Some("2026-03-12")),
             ("later today", Some("2026-03-11")),
-            ("close of business", Some("2026-03-11")),
             ("the day after tomorrow", Some("2026-03-13")),
             ("this afternoon", Some("2026-03-11")),
             ("asap", None),
@@ -56,6 +81,7 @@ const RULES: &[Rule] = &[
             ("Monday week", Some("2026-03-23")),
             ("Friday the 20th", Some("2026-03-20")),
             ("monday the sixth of april", Some("2026-04-06")),
+            ("Friday the twenty-seventh", Some("2026-03-27")),
         ],
     },
     Rule {
@@ -81,11 +107,33 @@ const RULES: &[Rule] = &[
             ("end of next month", Some("2026-04-30")),
             ("the end of the quarter", Some("2026-03-31")),
             ("the end of Q3", Some("2026-09-30")),
-            ("end of day", Some("2026-03-11")),
             ("the end of april", Some("2026-04-30")),
             ("mid may", Some("2026-05-15")),
             ("January", Some("2027-01-01")),
             ("Christmas", Some("2026-12-25")),
+        ],
+    },
+    Rule {
+        name: "weeks on from a day",
+        read: weeks_on,
+        examples: &[
+            ("a week on Friday", Some("2026-03-20")),
+            ("a week on Monday", Some("2026-03-23")),
+            ("two weeks on Friday", Some("2026-03-27")),
+            ("a week tomorrow", Some("2026-03-19")),
+            ("a week today", Some("2026-03-18")),
+        ],
+    },
+    Rule {
+        name: "a time from a day",
+        read: from_day,
+        examples: &[
+            ("two weeks from now", Some("2026-03-25")),
+            ("two weeks from today", Some("2026-03-25")),
+            ("a week from tomorrow", Some("2026-03-19")),
+            ("ten days from now", Some("2026-03-21")),
+            ("a month from today", Some("2026-04-11")),
+            ("a week from Friday", Some("2026-03-20")),
         ],
     },
     Rule {
@@ -97,7 +145,13 @@ const RULES: &[Rule] = &[
             ("a couple of weeks", Some("2026-03-25")),
             ("a fortnight", Some("2026-03-25")),
             ("three months", Some("2026-06-11")),
-            ("two weeks from now", Some("2026-03-25")),
+            ("two weeks' time", Some("2026-03-25")),
+            ("a month's time", Some("2026-04-11")),
+            ("a fortnight's time", Some("2026-03-25")),
+            ("48 hours", Some("2026-03-13")),
+            ("24 hours", Some("2026-03-12")),
+            ("an hour", Some("2026-03-11")),
+            ("twenty-one days", Some("2026-04-01")),
         ],
     },
     Rule {
@@ -107,6 +161,8 @@ const RULES: &[Rule] = &[
             ("the 3rd", Some("2026-04-03")),
             ("the twentieth", Some("2026-03-20")),
             ("the twenty first", Some("2026-03-21")),
+            ("the twenty-third", Some("2026-03-23")),
+            ("the twenty-first of April", Some("2026-04-21")),
             ("March 3rd", Some("2027-03-03")),
             ("the fifteenth of april", Some("2026-04-15")),
             ("30 June", Some("2026-06-30")),
@@ -132,10 +188,9 @@ fn relative_day(toks: &[Tok], at: usize, to: usize, meeting: Date) -> Option<Tim
     let word = |i: usize| word(toks, i, to);
     let after = |n: i64| meeting.checked_add(Duration::days(n));
     match word(at) {
-        "today" | "tonight" | "eod" | "cob" => day(at, 1, Some(meeting)),
+        "today" | "tonight" => day(at, 1, Some(meeting)),
         "tomorrow" => day(at, 1, after(1)),
         "later" if word(at + 1) == "today" => day(at, 2, Some(meeting)),
-        "close" if word(at + 1) == "of" && word(at + 2) == "business" => day(at, 3, Some(meeting)),
         "day" if word(at + 1) == "after" && word(at + 2) == "tomorrow" => day(at, 3, after(2)),
         "the" if word(at + 1) == "day" && word(at + 2) == "after" && word(at + 3) == "tomorrow" => day(at, 4, after(2)),
         "this" if TIME_OF_DAY.contains(&word(at + 1)) => day(at, 2, Some(meeting)),
