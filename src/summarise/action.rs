@@ -35,8 +35,12 @@ pub fn imperative(toks: &[Tok], verb: usize, end: usize, skip: Option<(usize, us
             t.orig.clone()
         };
         // "send you the plan": the receiver goes, the object stays.
-        if i == verb + 1 && toks[verb].is_in(&GIVING_VERBS) && t.is_in(&RECEIVERS) && takes_object(toks, i + 1, end) {
-            i += 1;
+        if i == verb + 1
+            && toks[verb].is_in(&GIVING_VERBS)
+            && let Some(len) = receiver_at(toks, i, end)
+            && takes_object(toks, i + len, end)
+        {
+            i += len;
             continue;
         }
         let mark = t.mark.filter(|m| matches!(m, ',' | ';' | ':')).filter(|_| i + 1 < end);
@@ -53,6 +57,13 @@ pub fn imperative(toks: &[Tok], verb: usize, end: usize, skip: Option<(usize, us
         *last = last.trim_end_matches([',', ';', ':']).to_string();
     }
     capitalise(&words.join(" "))
+}
+
+/// How many words from `at` name who receives ("you", "you guys"): the
+/// longest receiver there, if any.
+fn receiver_at(toks: &[Tok], at: usize, end: usize) -> Option<usize> {
+    let said = |p: &[&str]| at + p.len() <= end && p.iter().enumerate().all(|(k, w)| toks[at + k].is(w));
+    RECEIVERS.phrases().filter(|p| said(p)).map(<[&str]>::len).max()
 }
 
 /// Whether an object follows at `at`: a word that is not a preposition or
@@ -97,6 +108,8 @@ mod tests {
             "Get back to you on the pricing"
         );
         assert_eq!(action("I'll send them over as well.", 2, None), "Send them over");
+        assert_eq!(action("I'll send you guys the plan.", 2, None), "Send the plan");
+        assert_eq!(action("I'll send you both over.", 2, None), "Send you both over");
         assert_eq!(action("let's book the room for", 1, None), "Book the room");
     }
 }

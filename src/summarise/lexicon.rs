@@ -119,8 +119,8 @@ classes! {
     /// Verbs of giving, after which who receives is left out of the action:
     /// "send you the plan" is "Send the plan"…
     pub GIVING_VERBS: WordClass = "giving-verbs.txt";
-    /// …the words of who receives…
-    pub RECEIVERS: WordClass = "receivers.txt";
+    /// …who receives, in a word or a few ("you guys", "you both")…
+    pub RECEIVERS: PhraseClass = "receivers.txt";
     /// …and the words after them that are no object, so the receiver stays:
     /// "send you over".
     pub NOT_OBJECTS: WordClass = "not-objects.txt";
