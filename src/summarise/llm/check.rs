@@ -11,7 +11,7 @@
 
 use crate::domain::action_item::{ActionItem, Who};
 use crate::summarise::lexicon::is_stopword;
-use crate::summarise::llm::ground::{Vocabulary, action_of};
+use crate::summarise::llm::ground::{Vocabulary, action_of, runs_in_another};
 use crate::summarise::meeting::{Meeting, MeetingContext};
 use crate::summarise::text::words;
 
@@ -97,13 +97,14 @@ pub fn parse(answer: &str) -> Option<Confirmed> {
 }
 
 /// A confirmed `item` with the owner the model names where the rule path
-/// had none, and its wording where every word is in the transcript and it
-/// keeps the step's own.
+/// had none, and its wording where every word is in the transcript, it
+/// keeps the step's own and takes in none of the `others`.
 pub fn apply(
     item: &ActionItem,
     confirmed: &Confirmed,
     context: &MeetingContext,
     vocabulary: &Vocabulary,
+    others: &[ActionItem],
 ) -> ActionItem {
     let Confirmed { who, action } = confirmed;
     let mut out = item.clone();
@@ -113,7 +114,7 @@ pub fn apply(
         out.who = named;
     }
     let action = action_of(action, item);
-    if rewording_holds(&item.action, &action, vocabulary) {
+    if rewording_holds(&item.action, &action, vocabulary) && !runs_in_another(&item.action, &action, others) {
         out.action = action;
     }
     out
@@ -212,7 +213,7 @@ mod tests {
     fn a_yes_names_the_owner_and_spells_out_the_object_where_the_transcript_bears_it() {
         let vocabulary = Vocabulary::of(MEETING);
         let yes = Confirmed { who: "the client".into(), action: "Email the signed contractor agreement".into() };
-        let kept = apply(&item("Email those"), &yes, &context(), &vocabulary);
+        let kept = apply(&item("Email those"), &yes, &context(), &vocabulary, &[]);
         assert_eq!((kept.who, kept.action.as_str()), (Who::Client, "Email the signed contractor agreement"));
     }
 
@@ -220,7 +221,7 @@ mod tests {
     fn a_rewording_with_words_the_meeting_never_said_keeps_the_rule_paths_action() {
         let vocabulary = Vocabulary::of(MEETING);
         let invented = Confirmed { who: "Raj".into(), action: "Email the mortgage offer to the solicitor".into() };
-        let kept = apply(&item("Email those"), &invented, &context(), &vocabulary);
+        let kept = apply(&item("Email those"), &invented, &context(), &vocabulary, &[]);
         assert_eq!((kept.who, kept.action.as_str()), (Who::Client, "Email those"));
     }
 
@@ -229,7 +230,7 @@ mod tests {
         let vocabulary = Vocabulary::of("Maggie will test the booking page next week. Thanks.");
         let step = ActionItem { due_text: Some("next week".into()), ..item("Test the booking page") };
         let yes = Confirmed { who: "Maggie".into(), action: "Maggie will test the booking page next week".into() };
-        let kept = apply(&step, &yes, &context(), &vocabulary);
+        let kept = apply(&step, &yes, &context(), &vocabulary, &[]);
         assert_eq!(kept.action, "Test the booking page");
         assert_eq!(kept.line(), "Maggie will test the booking page next week.");
 
@@ -239,8 +240,11 @@ mod tests {
             who: "the consultant".into(),
             action: "Set up the trial account today, send the login details".into(),
         };
-        let kept = apply(&step, &yes, &context(), &vocabulary);
+        let kept = apply(&step, &yes, &context(), &vocabulary, &[]);
         assert_eq!(kept.action, "Set up the trial account, send the login details");
+        let sending = [item("Send the login details")];
+        let kept = apply(&step, &yes, &context(), &vocabulary, &sending);
+        assert_eq!(kept.action, "Set up the trial account", "the next step is not run into this one");
     }
 
     #[test]

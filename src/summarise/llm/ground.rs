@@ -65,7 +65,7 @@ pub fn rewritten(extracted: &Summary, answer: &str, transcript: &str, context: &
         .action_items
         .iter()
         .enumerate()
-        .map(|(i, item)| match take_rewrite_of(item, i, &mut unused) {
+        .map(|(i, item)| match take_rewrite_of(item, i, &extracted.action_items, &mut unused) {
             Some(action) => grounded(item, action, &vocabulary),
             None => item.clone(),
         })
@@ -73,11 +73,15 @@ pub fn rewritten(extracted: &Summary, answer: &str, transcript: &str, context: &
     for step in unused.into_iter().flatten() {
         tracing::info!(step, "a step the LLM wrote is dropped: it is about no extracted item");
     }
-    let said = Said::of(transcript, context);
-    let (summary, summary_source) = match paragraph(&extracted.summary, &parsed.summary, &vocabulary, &said) {
-        Some(paragraph) => (paragraph, SummarySource::Llm),
-        None => (extracted.summary.clone(), extracted.summary_source),
-    };
+    // The meeting's day and people, as the request gave them, are as good
+    // as said: a paragraph that opens "On Friday 31 October 2025, …" is
+    // right, though the transcript never says its own date.
+    let told = format!("{transcript}\n{}", prompt::meeting_facts(context));
+    let (summary, summary_source) =
+        match paragraph(&extracted.summary, &parsed.summary, &Vocabulary::of(&told), &Said::of(&told)) {
+            Some(paragraph) => (paragraph, SummarySource::Llm),
+            None => (extracted.summary.clone(), extracted.summary_source),
+        };
     let next_steps = action_items.iter().map(ActionItem::line).collect();
     Summary { summary, next_steps, action_items, summary_source }
 }
@@ -87,8 +91,8 @@ pub fn rewritten(extracted: &Summary, answer: &str, transcript: &str, context: &
 /// out of `unused`. A rewrite may reorder and add what the transcript
 /// grounds, never drop what was said; nor is it several steps run into one
 /// ("Send a sample first. Assign the team. Deliver the German first"),
-/// which keeps the words of each.
-fn take_rewrite_of(item: &ActionItem, at: usize, unused: &mut [Option<&str>]) -> Option<String> {
+/// which keeps the words of each, nor does it take in another of `items`.
+fn take_rewrite_of(item: &ActionItem, at: usize, items: &[ActionItem], unused: &mut [Option<&str>]) -> Option<String> {
     let said = content(&item.action);
     let (taken, action) = unused
         .iter()
@@ -99,10 +103,31 @@ fn take_rewrite_of(item: &ActionItem, at: usize, unused: &mut [Option<&str>]) ->
             !action.contains(". ")
                 && rewritten.len() <= said.len() + ADDED_WORDS
                 && said.iter().all(|w| rewritten.contains(w))
+                && !runs_in_another(&item.action, action, items)
         })
         .min_by_key(|&(j, _)| j.abs_diff(at))?;
     unused[taken] = None;
     Some(action)
+}
+
+/// Whether `rewording` of `action` runs another of `items` in: it says the
+/// other's verb, and what it adds holds two or more of the other's content
+/// words, at least half of those it does not share with `action` ("Send the
+/// draft accounts and set up a payment plan" for "Send the draft accounts",
+/// when "Set up a payment plan" is a step of its own). A small model joins
+/// neighbours so, and the email would say the second step twice. The object
+/// spelled out is no other step, though another step names it: "Email the
+/// signed agreement" beside "Sign the agreement".
+pub(super) fn runs_in_another(action: &str, rewording: &str, items: &[ActionItem]) -> bool {
+    let own: HashSet<String> = content(action).into_iter().collect();
+    let added: HashSet<String> = content(rewording).into_iter().filter(|w| !own.contains(w)).collect();
+    let said: HashSet<String> = words(rewording).collect();
+    items.iter().filter(|other| other.action != action).any(|other| {
+        let says_verb = words(&other.action).next().is_some_and(|verb| said.contains(&verb));
+        let theirs: HashSet<String> = content(&other.action).into_iter().filter(|w| !own.contains(w)).collect();
+        let taken = theirs.intersection(&added).count();
+        says_verb && taken >= 2 && taken * 2 >= theirs.len()
+    })
 }
 
 /// `item` with `action` as its action, when the transcript grounds it.
@@ -136,24 +161,24 @@ pub(super) fn action_of(step: &str, item: &ActionItem) -> String {
     {
         action = format!("{}{}", &action[..at], &action[at + due.len()..]);
     }
-    // A deadline taken from the middle leaves its comma alone: "today, send" → " , send".
-    let action = action.split_whitespace().collect::<Vec<_>>().join(" ").replace(" ,", ",");
+    // A deadline taken from the middle leaves its comma alone ("today, send"
+    // → " , send"), or beside another ("selected, by Friday, with" → ", ,").
+    let action = action.split_whitespace().collect::<Vec<_>>().join(" ").replace(" ,", ",").replace(",,", ",");
     crate::summarise::text::capitalise(action.trim_start_matches(',').trim_end_matches(',').trim())
 }
 
 /// What a name or a date in the summary must be.
 struct Said {
-    /// Every word said in the meeting, lower case, with the names of its people.
+    /// Every word said in the meeting, lower case, with the names of its
+    /// people and its day.
     words: HashSet<String>,
     /// The days of a month the meeting names.
     days: HashSet<(u8, Month)>,
 }
 
 impl Said {
-    fn of(transcript: &str, context: &MeetingContext) -> Self {
-        let names = [&context.me, &context.client].into_iter().flatten();
-        let words = words(transcript).chain(names.flat_map(|name| words(name).collect::<Vec<_>>())).collect();
-        Self { words, days: dates(transcript) }
+    fn of(text: &str) -> Self {
+        Self { words: words(text).collect(), days: dates(text) }
     }
 
     /// Whether the meeting said `name`, or the one it is the plural of
@@ -364,6 +389,11 @@ mod tests {
         };
         assert_eq!(action_of("İlker will send the slides by Friday", &item("by Friday")), "Send the slides");
         assert_eq!(action_of("Send İlker's slides By Friday.", &item("by friday")), "Send İlker's slides");
+        assert_eq!(
+            action_of("Send the slides, by Friday, with the notes", &item("by Friday")),
+            "Send the slides, with the notes",
+            "the commas on each side of the deadline leave one"
+        );
     }
 
     #[test]
@@ -460,7 +490,7 @@ mod tests {
         let sentence = "Anna sends the revised proposal, which comes to fifteen thousand pounds, to Mike by Friday.";
         let long = [sentence; 12].join(" ");
         // Past the parser, which refuses a paragraph that repeats itself.
-        let got = paragraph(&extracted.summary, &long, &Vocabulary::of(TRANSCRIPT), &Said::of(TRANSCRIPT, &context()));
+        let got = paragraph(&extracted.summary, &long, &Vocabulary::of(TRANSCRIPT), &Said::of(TRANSCRIPT));
         assert_eq!(got, Some([sentence; 10].join(" ")), "ten sentences of fifteen words fit in 150");
     }
 
@@ -482,9 +512,35 @@ mod tests {
     }
 
     #[test]
+    fn a_rewrite_that_runs_the_next_step_into_its_own_is_not_taken() {
+        let answer = "SUMMARY: none\nNEXT STEPS:\n1. Send the revised proposal and book the workshop for the second \
+            week of May by Friday.\n2. Book the workshop for the second week of May.";
+        let got = rewritten(&extracted(), answer, TRANSCRIPT, &context());
+        assert_eq!(got.action_items, extracted().action_items, "{:?}", got.action_items);
+        let items = extracted().action_items;
+        assert!(!runs_in_another("Send the revised proposal", "Send Mike the revised proposal", &items));
+        let signing = [ActionItem { action: "Sign the contractor agreement".into(), ..items[0].clone() }];
+        assert!(
+            !runs_in_another("Email those", "Email the signed contractor agreement", &signing),
+            "an object another step names is no step run in"
+        );
+    }
+
+    #[test]
+    fn the_meetings_day_and_people_as_the_request_gave_them_count_as_said() {
+        let paragraph = "On Friday 2 May 2025, Anna Price and Mike Dunn went through the revised proposal, which \
+            comes to fifteen thousand pounds. Mike will book the workshop for the second week of May.";
+        let got = rewritten(&extracted(), &answer(paragraph), TRANSCRIPT, &context());
+        assert_eq!((got.summary.as_str(), got.summary_source), (paragraph, SummarySource::Llm));
+        let another_day = paragraph.replace("Friday 2 May 2025", "Monday 5 May 2025");
+        let got = rewritten(&extracted(), &answer(&another_day), TRANSCRIPT, &context());
+        assert_eq!(got.summary_source, SummarySource::Extractive, "a day the request did not give is not said");
+    }
+
+    #[test]
     fn a_name_in_the_plural_is_the_name_the_meeting_said() {
-        let said = Said::of("We could lease the ThinkPad T14 instead.", &context());
-        assert!(said.names("T14s") && said.names("ThinkPad") && said.names("Mike"));
+        let said = Said::of("We could lease the ThinkPad T14 instead.");
+        assert!(said.names("T14s") && said.names("ThinkPad"));
         assert!(!said.names("T15s") && !said.names("Lenovo") && !said.names("S"));
     }
 }

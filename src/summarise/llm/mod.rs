@@ -163,7 +163,7 @@ impl LlmSummariser {
             let answer = self.tokenizer.decode(&answer, true).map_err(engine)?;
             tracing::debug!(action = item.action, yes_logit, no_logit, answer, "a step the LLM confirms");
             match check::parse(&answer) {
-                Some(confirmed) => kept.push(check::apply(item, &confirmed, context, &vocabulary)),
+                Some(confirmed) => kept.push(check::apply(item, &confirmed, context, &vocabulary, &notes.action_items)),
                 None => kept.push(item.clone()),
             }
         }

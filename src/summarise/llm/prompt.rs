@@ -72,14 +72,27 @@ impl ChatFormat {
 /// sentences. Without the steps: given both, a small model summarises the
 /// steps and drops the figures.
 pub fn for_summary(notes: &Summary, context: &MeetingContext) -> String {
-    let date = context.date;
     SUMMARY
         .trim_end()
         .replace("{me}", context.me.as_deref().unwrap_or("the consultant"))
         .replace("{client}", context.client.as_deref().unwrap_or("the client"))
-        .replace("{date}", &format!("{} {} {} {}", date.weekday(), date.day(), date.month(), date.year()))
+        .replace("{date}", &day(context.date))
         .replace("{notes}", &notes.summary)
         .replace("{figures}", &figures(&notes.summary))
+}
+
+/// The meeting's day as the request gives it: "Friday 31 October 2025".
+fn day(date: time::Date) -> String {
+    format!("{} {} {} {}", date.weekday(), date.day(), date.month(), date.year())
+}
+
+/// What the request tells of the meeting beside its words (its people and
+/// its day), which the model may state as the meeting's own.
+pub fn meeting_facts(context: &MeetingContext) -> String {
+    let mut facts: Vec<&str> = [&context.me, &context.client].into_iter().flatten().map(String::as_str).collect();
+    let day = day(context.date);
+    facts.push(&day);
+    facts.join("\n")
 }
 
 /// The figures of `notes` named again for the model, which drops them
