@@ -14,6 +14,7 @@ mod check;
 mod compact;
 pub mod ground;
 mod model;
+mod paragraph;
 mod prompt;
 mod qwen2;
 mod tokenizer;
