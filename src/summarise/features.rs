@@ -109,8 +109,8 @@ pub fn of(meeting: &Meeting, s: usize, clause: &Clause, due: bool, dated: bool) 
     let past = toks.iter().any(|t| t.is_in(&PAST_MARKS))
         || before.windows(2).any(|w| w[0].is_any(&["have", "has", "had"]) && w[1].low.ends_with("ed"));
     let reply = meeting.reply(s).map(|r| &meeting.sentences[r].toks[..]);
-    let sure = reply.is_some_and(|r| opens_with(r, &ACCEPT));
-    let declined = !sure && reply.is_some_and(|r| says_early(r, &DECLINE));
+    let sure = reply.is_some_and(takes_up);
+    let declined = reply.is_some_and(turns_down);
     let accepted = sure || (!declined && reply.is_some_and(|r| opens_with(r, &LIKELY_ACCEPT)));
     let recap = (s.saturating_sub(RECAP_REACH)..=s).any(|i| {
         let t = &meeting.sentences[i].toks;
@@ -204,8 +204,19 @@ fn is_question(toks: &[Tok]) -> bool {
 
 /// Whether `toks` opens (after a filler or two) with one of `phrases`.
 fn opens_with(toks: &[Tok], phrases: &PhraseClass) -> bool {
+    opening(toks, phrases) > 0
+}
+
+/// How many words of the longest of `phrases` that `toks` open with (after
+/// a filler or two); 0 when none.
+fn opening(toks: &[Tok], phrases: &PhraseClass) -> usize {
     let start = after_fillers(toks);
-    phrases.phrases().any(|p| p.iter().enumerate().all(|(i, w)| toks.get(start + i).is_some_and(|t| t.is(w))))
+    phrases
+        .phrases()
+        .filter(|p| p.iter().enumerate().all(|(i, w)| toks.get(start + i).is_some_and(|t| t.is(w))))
+        .map(<[&str]>::len)
+        .max()
+        .unwrap_or(0)
 }
 
 /// Where `toks` starts after a filler or two ("oh, well, …").
@@ -227,8 +238,15 @@ fn says_early(toks: &[Tok], phrases: &PhraseClass) -> bool {
     }) || toks.get(after_fillers(toks)).is_some_and(|t| t.is("no"))
 }
 
+/// Whether a reply turns down what was asked or offered, early on and
+/// without first surely taking it up: "No need", "Please don't".
+pub fn turns_down(toks: &[Tok]) -> bool {
+    !takes_up(toks) && says_early(toks, &DECLINE)
+}
+
 /// Whether a sentence opens by surely taking up what was asked: "Sure,
-/// …", "Yes, I'll…", "Of course".
+/// …", "Yes, I'll…", "Of course", "No problem"; not when a longer refusal
+/// opens it ("please don't" is more than "please").
 pub fn takes_up(toks: &[Tok]) -> bool {
-    opens_with(toks, &ACCEPT)
+    opening(toks, &ACCEPT) > opening(toks, &DECLINE)
 }

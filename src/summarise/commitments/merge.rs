@@ -6,7 +6,7 @@
 
 use super::Candidate;
 use super::drafts::{Draft, draft};
-use super::signs::{courtesy, points_back, received_thing, reports_back, vague_before_deadline};
+use super::signs::{courtesy, points_back, received_thing, reports_back, turned_down, vague_before_deadline};
 use crate::domain::action_item::Who;
 use crate::summarise::action::imperative;
 use crate::summarise::clauses::{Form, Subject};
@@ -87,6 +87,27 @@ const RULES: &[Rule] = &[
             Example { run: "I'll make this quick, I know you're busy.", sure: &["make"], items: &[] },
             Example { run: "Let me sketch the layout here on the whiteboard.", sure: &["sketch"], items: &[] },
             Example { run: "We'll probably need a bigger van for the move.", sure: &[], items: &[] },
+        ],
+    },
+    Rule {
+        name: "an offer the reply turns down is no item",
+        apply: declined_offer,
+        examples: &[
+            Example {
+                run: "I'll send you the brochure anyway? Please don't, I'll only be tempted.",
+                sure: &["send"],
+                items: &[],
+            },
+            Example {
+                run: "Anna: Shall I book the meeting room for Tuesday?\nRaj: No need, we'll use my office.",
+                sure: &["book"],
+                items: &[],
+            },
+            Example {
+                run: "i'll introduce you to our install team anyway just in case no need honestly we have our own people",
+                sure: &["introduce"],
+                items: &[],
+            },
         ],
     },
     Rule {
@@ -315,6 +336,14 @@ fn doubted_or_courtesy(b: &mut Building, i: usize) -> Step {
     if doubted || courtesy(b.toks(i), &b.candidates[i]) { Step::Settled } else { Step::Pass }
 }
 
+/// "I'll send you the brochure anyway? Please don't": no item.
+fn declined_offer(b: &mut Building, i: usize) -> Step {
+    let s = b.candidates[i].sentence;
+    let run_goes_on = (s + 1 < b.meeting.sentences.len() && b.meeting.cut_before(s + 1))
+        .then(|| &b.meeting.sentences[s + 1].toks[..]);
+    if turned_down(b.toks(i), run_goes_on, &b.candidates[i]) { Step::Settled } else { Step::Pass }
+}
+
 /// "Sure, I'll send them tonight", "Sure, I'll ask HR": the request before,
 /// taken up (not "and I'll also…", which is more), by whoever replied.
 fn taken_up(b: &mut Building, i: usize) -> Step {
@@ -464,6 +493,21 @@ mod tests {
                     example.run
                 );
             }
+        }
+    }
+
+    #[test]
+    fn a_plain_promise_answered_with_a_no_or_a_fine_is_still_an_item() {
+        let context = MeetingContext::on(Date::from_calendar_date(2026, Month::March, 11).unwrap());
+        for run in [
+            "Anna: I'll send you the revised quote by Friday.\nRaj: That's fine, no rush.",
+            "Anna: I'll send you the revised quote by Friday.\nRaj: No, that works, thanks.",
+        ] {
+            let meeting = Meeting::new(run);
+            let found = candidates(&meeting, &context);
+            let lines: Vec<String> =
+                items(&meeting, &context, &found, &vec![1.0; found.len()], 0.5).iter().map(|i| i.line()).collect();
+            assert_eq!(lines, ["Anna will send the revised quote by Friday."], "{run:?}");
         }
     }
 }

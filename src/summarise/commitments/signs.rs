@@ -8,7 +8,7 @@ use crate::summarise::clauses::{Form, Subject};
 use crate::summarise::due::Due;
 use crate::summarise::features;
 use crate::summarise::lexicon::{
-    AGENDA_MOVES, GUIDE, IN_THE_ROOM, NO_NEW_THING, POINTERS, RECEIVE, REPORT_BACK, WAYS, is_function_word,
+    AGENDA_MOVES, GUIDE, IN_THE_ROOM, NO_NEW_THING, POINTERS, RECEIVE, REPORT_BACK, TENTATIVE, WAYS, is_function_word,
 };
 use crate::summarise::tokens::{self, Tok};
 
@@ -54,6 +54,33 @@ pub(super) fn courtesy(toks: &[Tok], c: &Candidate) -> bool {
     // belongs to whatever came next as often.
     let dated = c.due.as_ref().is_some_and(Due::said_in_clause);
     leave || (!dated && (guides || brief || steers || in_room))
+}
+
+/// Whether `c` is an offer the reply turns down: the reply declines, and
+/// the clause was put as an offer ("shall I…?"), asked ("I'll send you a
+/// sample report?") or made tentative ("I'll send the brochure anyway",
+/// "…just in case"). A plain promise answered "that's fine" or "no rush"
+/// stands: only the offer's shape says the reply is a refusal. In Vosk's
+/// unpunctuated run the reply may follow in the same sentence, right after
+/// what made the offer tentative ("…anyway no need we have our own"), and
+/// what made it so may open the piece after a cut the splitter made
+/// (`run_goes_on`).
+pub(super) fn turned_down(toks: &[Tok], run_goes_on: Option<&[Tok]>, c: &Candidate) -> bool {
+    let f = &c.features;
+    let tentative_at = |toks: &[Tok], at: usize| {
+        TENTATIVE
+            .phrases()
+            .filter(|p| p.iter().enumerate().all(|(k, w)| toks.get(at + k).is_some_and(|t| t.is(w))))
+            .map(<[&str]>::len)
+            .max()
+    };
+    let ends: Vec<usize> =
+        (c.clause.verb..toks.len()).filter_map(|at| tentative_at(toks, at).map(|n| at + n)).collect();
+    let unmarked = |end: usize| toks[..end].iter().all(|t| t.mark.is_none());
+    let declined_in_run =
+        ends.last().is_some_and(|&end| end < toks.len() && unmarked(end) && features::turns_down(&toks[end..]));
+    let tentative = !ends.is_empty() || run_goes_on.is_some_and(|next| tentative_at(next, 0).is_some());
+    (f.declined > 0.0 && (f.question > 0.0 || f.form_offer > 0.0 || tentative)) || declined_in_run
 }
 
 /// Whether the object of `c` is the thing the clause before made: "…and
