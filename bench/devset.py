@@ -180,17 +180,30 @@ def score_steps(meeting, form, answer):
     dated = [i for i, item in enumerate(meeting.items) if item["dueDate"]]
     dated_matched = [(i, j) for i, j in pairs if meeting.items[i]["dueDate"]]
     with_who = [(i, j) for i, j in pairs if steps[j]["who"] is not None]
-    who_right = sum(same_person(meeting, who_for(meeting.items[i], form), steps[j]["who"]) for i, j in with_who)
+    right = lambda i, j: same_person(meeting, who_for(meeting.items[i], form), steps[j]["who"])  # noqa: E731
+    who_right = sum(right(i, j) for i, j in with_who)
+    named = [(i, j) for i, j in pairs if names_owner(meeting, form, meeting.items[i])]
     return {
         "items": len(meeting.items), "steps": len(steps), "matched": len(pairs),
         "dated": len(dated), "datedMatched": len(dated_matched),
         "datesRight": sum(steps[j]["dueDate"] == meeting.items[i]["dueDate"] for i, j in dated_matched),
         "whoJudged": len(with_who), "whoRight": who_right,
+        "ownerNamedJudged": len(named), "ownerNamedRight": sum(right(i, j) for i, j in named),
         # What matched what, and what did not: for reading a run, not for scoring.
         "matches": [[meeting.items[i]["said"], steps[j]["text"]] for i, j in pairs],
         "missed": [meeting.items[i]["said"] for i in range(len(meeting.items)) if i not in {p[0] for p in pairs}],
         "unmatched": [steps[j]["text"] for j in range(len(steps)) if j not in {p[1] for p in pairs}],
     }
+
+
+def names_owner(meeting, form, item):
+    """Whether the transcript in this form says who the item is for: every
+    item where the turns are labelled with their speakers; else only the
+    items of "we" and of a named third party ("Our engineer, Tomasz, will
+    look at it"). Who said "I'll send it" in an unlabelled transcript is in
+    the audio, not the text: the speakers' labels say it."""
+    who = who_for(item, form)
+    return (meeting.labelled and form == "whisper") or who not in {"me", "client", "unattributed"}
 
 
 def who_for(item, form):
@@ -214,7 +227,8 @@ def totals(scores):
     ratio = lambda a, b: total[a] / total[b] if total.get(b) else None  # noqa: E731
     total.update({"recall": ratio("matched", "items"), "precision": ratio("matched", "steps"),
                   "datesResolved": ratio("datesRight", "datedMatched"), "datesOfAll": ratio("datesRight", "dated"),
-                  "who": ratio("whoRight", "whoJudged"), "coverage": ratio("held", "facts")})
+                  "who": ratio("whoRight", "whoJudged"), "ownerNamed": ratio("ownerNamedRight", "ownerNamedJudged"),
+                  "coverage": ratio("held", "facts")})
     return total
 
 

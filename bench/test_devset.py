@@ -102,6 +102,20 @@ class DueDatesAndWho(unittest.TestCase):
         self.assertEqual(devset.who_for(labelled, "whisper"), "Owen")
         self.assertEqual(devset.who_for(labelled, "vosk"), "unattributed")
 
+    def test_an_owner_is_judged_where_the_transcript_names_it_labelled_turns_we_or_a_third_party(self):
+        items = [item(["floor plan"], who="me"), item(["headcount"], who="we"), item(["sandbox"], who="Marcus")]
+        produced = answer(items=[{"who": "client", "action": "Send the floor plan"},
+                                 {"who": "we", "action": "Confirm the headcount"},
+                                 {"who": "unattributed", "action": "Test on the sandbox"}])
+        plain = devset.score_steps(meeting(items), "whisper", produced)
+        self.assertEqual((plain["ownerNamedRight"], plain["ownerNamedJudged"]), (1, 2))
+        labelled = meeting(items)
+        labelled.labelled = True
+        turns = devset.score_steps(labelled, "whisper", produced)
+        self.assertEqual((turns["ownerNamedRight"], turns["ownerNamedJudged"]), (1, 3))
+        spoken = devset.score_steps(labelled, "vosk", produced)
+        self.assertEqual((spoken["ownerNamedRight"], spoken["ownerNamedJudged"]), (1, 2))
+
     def test_an_answer_without_who_is_not_judged_on_it(self):
         m = meeting([item(["floor plan"])])
         self.assertEqual(devset.score_steps(m, "whisper", answer(["Send the floor plan"]))["whoJudged"], 0)
