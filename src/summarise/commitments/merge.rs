@@ -6,7 +6,7 @@
 
 use super::Candidate;
 use super::drafts::{Draft, draft};
-use super::signs::{courtesy, points_back, received_thing, reports_back, turned_down, vague_before_deadline};
+use super::signs::{courtesy, only_points_back, points_back, received_thing, reports_back, turned_down};
 use crate::domain::action_item::Who;
 use crate::summarise::action::imperative;
 use crate::summarise::clauses::{Form, Subject};
@@ -122,14 +122,22 @@ const RULES: &[Rule] = &[
     Rule {
         name: "a vague follow-up with a deadline dates the commitment before",
         apply: follow_up_deadline,
-        examples: &[Example {
-            run: "ha fair enough i'll leave you our brochure as well oh we've got two already from the man who \
+        examples: &[
+            Example {
+                run: "ha fair enough i'll leave you our brochure as well oh we've got two already from the man who \
                   knocked on the door before i can quote properly could you send me a photo of your electricity meter \
                   and the fuse box i want to check the fuse rating i'll do it tonight ken knows where the fuse box is \
                   great the scaffolding goes up the side of the house on the shared drive will the neighbours mind",
-            sure: &["send", "do"],
-            items: &["Send a photo of your electricity meter tonight."],
-        }],
+                sure: &["send", "do"],
+                items: &["Send a photo of your electricity meter tonight."],
+            },
+            Example {
+                run: "Could you send me your headcount plan for the next three years? They'll want to know you won't \
+                  outgrow it. Yes, I'll send it over on Monday, our finance director has it.",
+                sure: &["send"],
+                items: &["Send your headcount plan for the next three years on Monday."],
+            },
+        ],
     },
     Rule {
         name: "a promise to report back is part of the commitment it reports on",
@@ -141,11 +149,12 @@ const RULES: &[Rule] = &[
         }],
     },
     Rule {
-        name: "a commitment that names nothing beyond its verb, and no deadline, is no step",
+        name: "a commitment that names nothing beyond its verb, and no deadline, or only \"it\", is no step",
         apply: nothing_named,
         examples: &[
             Example { run: "Let me look it up.", sure: &["look"], items: &[] },
             Example { run: "I'll check it.", sure: &["check"], items: &[] },
+            Example { run: "Fine, I'll do it today.", sure: &["do"], items: &[] },
         ],
     },
     Rule {
@@ -387,7 +396,7 @@ fn taken_up(b: &mut Building, i: usize) -> Step {
 /// commitment before.
 fn follow_up_deadline(b: &mut Building, i: usize) -> Step {
     let c = &b.candidates[i];
-    if !((b.vague(i) || vague_before_deadline(b.toks(i), c)) && c.due.is_some()) {
+    if !((b.vague(i) || only_points_back(b.toks(i), c)) && c.due.is_some()) {
         return Step::Pass;
     }
     let Some(d) = b.drafts.iter().rposition(|d| c.sentence - d.sentence <= FOLLOW_UP_REACH && d.due.is_none()) else {
@@ -443,9 +452,12 @@ fn report_back(b: &mut Building, i: usize) -> Step {
 
 /// "I'll check it", "let me look it up": said of something in the room,
 /// with no deadline, what is left when no rule before joined it to what it
-/// points at is no step a follow-up can carry.
+/// points at is no step a follow-up can carry; nor is "I'll do it
+/// tonight" with its deadline, when no commitment before took the
+/// deadline: "it" is nothing the reader of the email can know.
 fn nothing_named(b: &mut Building, i: usize) -> Step {
-    if b.vague(i) && b.candidates[i].due.is_none() { Step::Settled } else { Step::Pass }
+    let c = &b.candidates[i];
+    if (b.vague(i) && c.due.is_none()) || only_points_back(b.toks(i), c) { Step::Settled } else { Step::Pass }
 }
 
 /// Anything else the classifier takes is an item of its own.

@@ -89,17 +89,18 @@ pub(super) fn points_back(toks: &[Tok], c: &Candidate) -> bool {
     toks.get(c.clause.verb + 1).is_some_and(|t| t.is_in(&POINTERS))
 }
 
-/// Whether `c`, in a run without marks, only points back at something
-/// before its deadline: what follows the deadline there is as often the
-/// next thought ("I'll do it tonight ken knows where the fuse box is").
-pub(super) fn vague_before_deadline(toks: &[Tok], c: &Candidate) -> bool {
-    tokens::unmarked(toks)
-        && c.due.as_ref().is_some_and(|d| {
-            let object = &toks[c.clause.verb + 1..d.start.max(c.clause.verb + 1)];
-            (c.clause.verb + 1..c.clause.end).contains(&d.start)
-                && object.iter().any(|t| t.is_in(&POINTERS))
-                && object.iter().all(|t| !features::is_content(&t.low))
-        })
+/// Whether all `c` names before the deadline it says is a word pointing
+/// back: "do it tonight", "I'll send it over on Monday, our finance
+/// director has it". What follows the deadline is as often the next
+/// thought, in a run without marks above all ("I'll do it tonight ken
+/// knows where the fuse box is").
+pub(super) fn only_points_back(toks: &[Tok], c: &Candidate) -> bool {
+    c.due.as_ref().is_some_and(|d| {
+        let object = &toks[c.clause.verb + 1..d.start.max(c.clause.verb + 1)];
+        (c.clause.verb + 1..c.clause.end).contains(&d.start)
+            && object.iter().any(|t| t.is_in(&POINTERS))
+            && object.iter().all(|t| !features::is_content(&t.low))
+    })
 }
 
 /// Whether `c` tells the listener they will receive something.
