@@ -174,11 +174,11 @@ classes! {
     pub ACCEPT: PhraseClass = "accept.txt";
     /// …the words that turn one down, early in a reply…
     pub DECLINE: PhraseClass = "decline.txt";
+    /// …and how it opens when it more likely takes it up than not.
+    pub LIKELY_ACCEPT: PhraseClass = "likely-accept.txt";
     /// Words that make a promise an offer, which a reply may turn down:
     /// "I'll send you the brochure anyway?".
     pub TENTATIVE: PhraseClass = "tentative.txt";
-    /// …and how it opens when it more likely takes it up than not.
-    pub LIKELY_ACCEPT: PhraseClass = "likely-accept.txt";
     /// Phrases between a modal and its verb: "will try to send".
     pub PHRASE_SKIPS: PhraseClass = "phrase-skips.txt";
     /// Phrases that end an action, so the courtesy after them is not written
