@@ -10,7 +10,7 @@ use super::lexicon::{
 };
 use super::meeting::Meeting;
 use super::text::ritual_share;
-use super::tokens::Tok;
+use super::tokens::{self, Tok};
 
 /// [`Features`] and [`NAMES`] from one list, so the fields and the names
 /// cannot drift apart: the weights file names them too, so weights trained
@@ -210,13 +210,7 @@ fn opens_with(toks: &[Tok], phrases: &PhraseClass) -> bool {
 /// How many words of the longest of `phrases` that `toks` open with (after
 /// a filler or two); 0 when none.
 fn opening(toks: &[Tok], phrases: &PhraseClass) -> usize {
-    let start = after_fillers(toks);
-    phrases
-        .phrases()
-        .filter(|p| p.iter().enumerate().all(|(i, w)| toks.get(start + i).is_some_and(|t| t.is(w))))
-        .map(<[&str]>::len)
-        .max()
-        .unwrap_or(0)
+    tokens::phrase_at(toks, after_fillers(toks), phrases).unwrap_or(0)
 }
 
 /// Where `toks` starts after a filler or two ("oh, well, …").

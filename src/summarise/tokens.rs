@@ -2,7 +2,7 @@
 //! mark that followed it, with contractions and spoken forms spelt out
 //! ("I'll" → "I will", "gonna" → "going to") so one pattern fits all.
 
-use super::lexicon::WordClass;
+use super::lexicon::{PhraseClass, WordClass};
 
 #[derive(Debug, Clone)]
 pub struct Tok {
@@ -84,6 +84,16 @@ pub fn tokenize(sentence: &str) -> Vec<Tok> {
         }
     }
     toks
+}
+
+/// How many words the longest of `phrases` said at word `at` of `toks`
+/// has; `None` when none is said there.
+pub fn phrase_at(toks: &[Tok], at: usize, phrases: &PhraseClass) -> Option<usize> {
+    phrases
+        .phrases()
+        .filter(|p| p.iter().enumerate().all(|(k, w)| toks.get(at + k).is_some_and(|t| t.is(w))))
+        .map(<[&str]>::len)
+        .max()
 }
 
 /// Whether `toks` carry no mark at all: a stretch of Vosk's unpunctuated

@@ -67,13 +67,7 @@ pub(super) fn courtesy(toks: &[Tok], c: &Candidate) -> bool {
 /// (`run_goes_on`).
 pub(super) fn turned_down(toks: &[Tok], run_goes_on: Option<&[Tok]>, c: &Candidate) -> bool {
     let f = &c.features;
-    let tentative_at = |toks: &[Tok], at: usize| {
-        TENTATIVE
-            .phrases()
-            .filter(|p| p.iter().enumerate().all(|(k, w)| toks.get(at + k).is_some_and(|t| t.is(w))))
-            .map(<[&str]>::len)
-            .max()
-    };
+    let tentative_at = |toks: &[Tok], at: usize| tokens::phrase_at(toks, at, &TENTATIVE);
     let ends: Vec<usize> =
         (c.clause.verb..toks.len()).filter_map(|at| tentative_at(toks, at).map(|n| at + n)).collect();
     let unmarked = |end: usize| toks[..end].iter().all(|t| t.mark.is_none());

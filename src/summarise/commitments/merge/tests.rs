@@ -1,0 +1,42 @@
+use time::{Date, Month};
+
+use super::*;
+use crate::summarise::commitments::{candidates, items};
+
+#[test]
+fn each_merge_rule_gives_its_examples_items_and_acts_in_each() {
+    let context = MeetingContext::on(Date::from_calendar_date(2026, Month::March, 11).unwrap());
+    for rule in RULES {
+        for example in rule.examples {
+            let meeting = Meeting::new(example.run);
+            let found = candidates(&meeting, &context);
+            let verb = |c: &Candidate| meeting.sentences[c.sentence].toks.get(c.clause.verb).map(|t| t.low.clone());
+            let p: Vec<f32> =
+                found.iter().map(|c| f32::from(verb(c).is_some_and(|v| example.sure.contains(&v.as_str())))).collect();
+            let lines: Vec<String> = items(&meeting, &context, &found, &p, 0.5).iter().map(|i| i.line()).collect();
+            assert_eq!(lines, example.items, "{}: {:?}", rule.name, example.run);
+            let (_, applied) = build(&meeting, &context, &found, &p, 0.5);
+            assert!(
+                applied.iter().flatten().any(|name| *name == rule.name),
+                "{}: the rule does nothing with {:?} ({applied:?})",
+                rule.name,
+                example.run
+            );
+        }
+    }
+}
+
+#[test]
+fn a_plain_promise_answered_with_a_no_or_a_fine_is_still_an_item() {
+    let context = MeetingContext::on(Date::from_calendar_date(2026, Month::March, 11).unwrap());
+    for run in [
+        "Anna: I'll send you the revised quote by Friday.\nRaj: That's fine, no rush.",
+        "Anna: I'll send you the revised quote by Friday.\nRaj: No, that works, thanks.",
+    ] {
+        let meeting = Meeting::new(run);
+        let found = candidates(&meeting, &context);
+        let lines: Vec<String> =
+            items(&meeting, &context, &found, &vec![1.0; found.len()], 0.5).iter().map(|i| i.line()).collect();
+        assert_eq!(lines, ["Anna will send the revised quote by Friday."], "{run:?}");
+    }
+}
