@@ -50,12 +50,6 @@ def names(folder=MEETINGS):
     return sorted(n[:-5] for n in os.listdir(os.path.join(folder, "expected")) if n.endswith(".json"))
 
 
-def quick_subset(folder=MEETINGS):
-    """The fixed third of the meetings that `bench/run --quick` scores."""
-    with open(os.path.join(folder, "quick.txt")) as f:
-        return [line.split("#")[0].strip() for line in f if line.split("#")[0].strip()]
-
-
 def held_out(folder=MEETINGS):
     """The meetings nobody tunes on (held-out.txt): the figures the budget is
     judged on."""

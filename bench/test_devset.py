@@ -192,17 +192,11 @@ class CommittedSet(unittest.TestCase):
         self.assertGreaterEqual(len(meetings), 24)
         self.assertGreaterEqual(sum(m.labelled for m in meetings), 6)
 
-    def test_the_quick_subset_is_a_third_of_the_tuning_part_with_labelled_ones_among_them(self):
-        quick = devset.load(devset.quick_subset())
-        self.assertGreaterEqual(len(quick) * 3, len(devset.tuning()))
-        self.assertTrue(any(m.labelled for m in quick) and not all(m.labelled for m in quick))
-
-    def test_the_held_out_part_names_existing_meetings_none_of_them_quick(self):
+    def test_the_held_out_part_names_existing_meetings_and_the_tuning_part_the_rest(self):
         held = devset.held_out()
         self.assertTrue(held)
         self.assertEqual(len(held), len(set(held)))
         self.assertTrue(set(held) <= set(devset.names()))
-        self.assertFalse(set(held) & set(devset.quick_subset()))
         self.assertEqual(sorted(devset.tuning() + held), devset.names())
 
 
