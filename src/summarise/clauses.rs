@@ -306,7 +306,7 @@ fn clause_end(toks: &[Tok], verb: usize) -> usize {
         let t = &toks[i];
         if i > verb {
             // "thank you" is a reply, "to thank the team" an action.
-            if t.is_in(&CLAUSE_STOPS) || (t.is("thank") && !toks[i - 1].is("to")) {
+            if stops_clause(toks, i) || (t.is("thank") && !toks[i - 1].is("to")) {
                 return i;
             }
             // ", if you…", "so we can…"
@@ -345,6 +345,18 @@ fn clause_end(toks: &[Tok], verb: usize) -> usize {
 
 /// Whether a subject with a verb of its own starts at `at`: "we will",
 /// "Maria is going to", "our finance director has it", "I", "let me".
+/// Whether the word at `at` starts another thought. "Cause" does as
+/// speech's "because" when a clause follows ("'cause we're away", "cause
+/// the van's booked"), not as a noun ("the root cause report", "the cause
+/// of the delay").
+fn stops_clause(toks: &[Tok], at: usize) -> bool {
+    let t = &toks[at];
+    if t.is("cause") {
+        return toks.get(at + 1).is_some_and(|next| is_function_word(&next.low) && !next.is("of"));
+    }
+    t.is_in(&CLAUSE_STOPS)
+}
+
 fn new_subject_at(toks: &[Tok], at: usize) -> bool {
     let Some(t) = toks.get(at) else { return false };
     if t.is_in(&NEW_SUBJECTS) || (t.is("let") && toks.get(at + 1).is_some_and(|n| n.is_any(&["me", "us"]))) {
@@ -432,6 +444,14 @@ mod tests {
             [(Form::Future, Subject::Named("Tomasz".into()), "set up the connector".into())]
         );
         assert_eq!(found("Good, because that's what the board will ask first."), []);
+        assert_eq!(
+            found("I'll send you the full root cause report by Wednesday."),
+            [(Form::Future, Subject::I, "send you the full root cause report by Wednesday".into())]
+        );
+        assert_eq!(
+            found("I'll send it Monday cause we're away till then."),
+            [(Form::Future, Subject::I, "send it Monday".into())]
+        );
         assert_eq!(
             found("I'll send the contract and the invoice by Friday."),
             [(Form::Future, Subject::I, "send the contract and the invoice by Friday".into())]
