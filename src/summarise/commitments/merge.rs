@@ -6,12 +6,12 @@
 
 use super::Candidate;
 use super::drafts::{Draft, draft};
-use super::signs::{courtesy, only_points_back, points_back, received_thing, reports_back, turned_down};
+use super::signs::{courtesy, only_points_back, points_back, received_thing, reports_back, topic, turned_down};
 use crate::domain::action_item::Who;
 use crate::summarise::action::imperative;
 use crate::summarise::clauses::{Form, Subject};
 use crate::summarise::features;
-use crate::summarise::lexicon::{ADDING, REASONS};
+use crate::summarise::lexicon::{ADDING, PARTICLES, POINTERS, REASONS};
 use crate::summarise::meeting::{Meeting, MeetingContext};
 use crate::summarise::run_on;
 use crate::summarise::tokens::Tok;
@@ -55,6 +55,22 @@ struct Example {
 }
 
 const RULES: &[Rule] = &[
+    Rule {
+        name: "a word pointing back after a sentence that only names a thing stands for that thing",
+        apply: named_just_before,
+        examples: &[
+            Example {
+                run: "The nomination form. I'll fill it out this weekend and post it back.",
+                sure: &["fill", "post"],
+                items: &["Fill out the nomination form and post it back this weekend."],
+            },
+            Example {
+                run: "Priya: And the steward briefing pack?\nTom: I'll have that to you by Friday.",
+                sure: &["have"],
+                items: &["Tom will have the steward briefing pack to you by Friday."],
+            },
+        ],
+    },
     Rule {
         name: "a deadline said in a later clause is the commitment's",
         apply: later_deadline,
@@ -186,6 +202,7 @@ pub(super) fn build(
         threshold,
         drafts: Vec::new(),
         made: vec![None; candidates.len()],
+        topics: vec![None; candidates.len()],
     };
     let mut applied = vec![Vec::new(); candidates.len()];
     for (i, applied) in applied.iter_mut().enumerate() {
@@ -212,6 +229,9 @@ struct Building<'a> {
     drafts: Vec<Draft>,
     /// Which draft each candidate became part of, for its conjuncts.
     made: Vec<Option<usize>>,
+    /// What a candidate's word pointing back stands for, when the sentence
+    /// before said it alone.
+    topics: Vec<Option<String>>,
 }
 
 impl Building<'_> {
@@ -225,7 +245,13 @@ impl Building<'_> {
 
     /// Whether candidate `i` names no object: "do it", "come back to you".
     fn vague(&self, i: usize) -> bool {
-        self.candidates[i].features.object_words == 0.0
+        self.candidates[i].features.object_words == 0.0 && self.topics[i].is_none()
+    }
+
+    /// Whether all candidate `i` names before its deadline points back at
+    /// something no sentence just before named alone.
+    fn only_points_back(&self, i: usize) -> bool {
+        only_points_back(self.toks(i), &self.candidates[i]) && self.topics[i].is_none()
     }
 
     /// "…you won't outgrow it yes I'll send it over on Monday": a yes in
@@ -282,6 +308,10 @@ impl Building<'_> {
         let replier = self.meeting.reply(c.sentence).filter(|_| c.features.accepted > 0.0);
         let who = who::of(self.meeting, c.sentence, &c.clause, replier, self.context);
         let action = imperative(self.toks(j), c.clause.verb, c.clause.end, c.due.as_ref().map(|d| (d.start, d.end)));
+        let action = match &self.topics[j] {
+            Some(thing) => naming(&action, thing),
+            None => action,
+        };
         (action.split_whitespace().count() >= 2).then(|| draft(c.sentence, score, who, action, c.due.clone()))
     }
 
@@ -301,6 +331,41 @@ impl Building<'_> {
         }
         self.joins(i, d)
     }
+}
+
+/// "The nomination form. I'll fill it in this weekend": the "it" of the
+/// first clause after a sentence that only names a thing is that thing.
+fn named_just_before(b: &mut Building, i: usize) -> Step {
+    let c = &b.candidates[i];
+    let first_of_sentence = i == 0 || b.candidates[i - 1].sentence != c.sentence;
+    let thing = (c.sentence > 0 && first_of_sentence && !b.meeting.cut_before(c.sentence) && points_back(b.toks(i), c))
+        .then(|| topic(&b.meeting.sentences[c.sentence - 1].toks))
+        .flatten();
+    match thing {
+        Some(thing) => {
+            b.topics[i] = Some(thing);
+            Step::Noted
+        }
+        None => Step::Pass,
+    }
+}
+
+/// `action` with the word pointing back after its verb replaced by `thing`,
+/// a particle after it moved before it: "Fill it in" → "Fill in the
+/// nomination form".
+fn naming(action: &str, thing: &str) -> String {
+    let mut words: Vec<&str> = action.split(' ').collect();
+    if !words.get(1).is_some_and(|w| POINTERS.has(&w.to_lowercase())) {
+        return action.to_string();
+    }
+    let at = if words.get(2).is_some_and(|w| PARTICLES.has(w)) {
+        words.swap(1, 2);
+        2
+    } else {
+        1
+    };
+    words[at] = thing;
+    words.join(" ")
 }
 
 /// "I'll check with HMRC whether …, and let you know by Wednesday": a
@@ -396,7 +461,7 @@ fn taken_up(b: &mut Building, i: usize) -> Step {
 /// commitment before.
 fn follow_up_deadline(b: &mut Building, i: usize) -> Step {
     let c = &b.candidates[i];
-    if !((b.vague(i) || only_points_back(b.toks(i), c)) && c.due.is_some()) {
+    if !((b.vague(i) || b.only_points_back(i)) && c.due.is_some()) {
         return Step::Pass;
     }
     let Some(d) = b.drafts.iter().rposition(|d| c.sentence - d.sentence <= FOLLOW_UP_REACH && d.due.is_none()) else {
@@ -457,7 +522,7 @@ fn report_back(b: &mut Building, i: usize) -> Step {
 /// deadline: "it" is nothing the reader of the email can know.
 fn nothing_named(b: &mut Building, i: usize) -> Step {
     let c = &b.candidates[i];
-    if (b.vague(i) && c.due.is_none()) || only_points_back(b.toks(i), c) { Step::Settled } else { Step::Pass }
+    if (b.vague(i) && c.due.is_none()) || b.only_points_back(i) { Step::Settled } else { Step::Pass }
 }
 
 /// Anything else the classifier takes is an item of its own.

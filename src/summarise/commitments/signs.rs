@@ -8,8 +8,10 @@ use crate::summarise::clauses::{Form, Subject};
 use crate::summarise::due::Due;
 use crate::summarise::features;
 use crate::summarise::lexicon::{
-    AGENDA_MOVES, GUIDE, IN_THE_ROOM, NO_NEW_THING, POINTERS, RECEIVE, REPORT_BACK, TENTATIVE, WAYS, is_function_word,
+    AGENDA_MOVES, GUIDE, IN_THE_ROOM, LEAD_INS, NO_NEW_THING, POINTERS, RECEIVE, REPORT_BACK, TENTATIVE, WAYS,
+    is_function_word,
 };
+use crate::summarise::subject::DETERMINERS;
 use crate::summarise::tokens::{self, Tok};
 
 /// Whether the clause only promises to report back: every word of it, but
@@ -96,6 +98,27 @@ pub(super) fn only_points_back(toks: &[Tok], c: &Candidate) -> bool {
             && object.iter().all(|t| !features::is_content(&t.low))
     })
 }
+
+/// What a sentence names when it is nothing but a thing, said to open a
+/// topic ("The nomination form." "And your floor plans?"): the thing the
+/// next sentence's "it" or "those" stands for. Only of a sentence its
+/// speaker ended with a mark: in a run without marks no sentence is known
+/// to be nothing but a thing.
+pub(super) fn topic(toks: &[Tok]) -> Option<String> {
+    let words = &toks[toks.iter().position(|t| !t.is_in(&LEAD_INS))?..];
+    let (determiner, thing) = words.split_first()?;
+    let names_a_thing = determiner.is_any(DETERMINERS)
+        && !determiner.is_any(&["this", "that"])
+        && (1..=TOPIC_WORDS).contains(&thing.len())
+        && thing.iter().all(|t| features::is_content(&t.low));
+    (names_a_thing && toks.last()?.mark.is_some()).then(|| {
+        let rest = thing.iter().map(|t| t.orig.as_str()).collect::<Vec<_>>().join(" ");
+        format!("{} {rest}", determiner.low)
+    })
+}
+
+/// The most words a thing said alone as a topic has after its determiner.
+const TOPIC_WORDS: usize = 4;
 
 /// Whether `c` tells the listener they will receive something.
 fn receives(toks: &[Tok], c: &Candidate) -> bool {
