@@ -215,21 +215,29 @@ fn opening(toks: &[Tok], phrases: &PhraseClass) -> usize {
 
 /// Where `toks` starts after a filler or two ("oh, well, …").
 fn after_fillers(toks: &[Tok]) -> usize {
-    toks.iter().take(3).position(|t| !t.is_any(&["oh", "um", "uh", "well", "erm", "ah", "and", "so"])).unwrap_or(0)
+    toks.iter()
+        .take(3)
+        .position(|t| !t.is_any(&["oh", "um", "uh", "well", "erm", "ah", "and", "so", "honestly"]))
+        .unwrap_or(0)
 }
 
 /// How many words of a reply may come before what it says of the request.
 const REPLY_OPENING: usize = 6;
 
 /// Whether one of `phrases` is said within the first words of `toks`; a
-/// bare "no" only as the first word ("no need" anywhere).
+/// bare "no" or "don't" only as the first words ("no need" anywhere, and
+/// "I don't mind" no refusal).
 fn says_early(toks: &[Tok], phrases: &PhraseClass) -> bool {
     let opening = &toks[..toks.len().min(REPLY_OPENING)];
     phrases.phrases().any(|p| {
         (0..opening.len()).any(|at| {
             (p.len() > 1 || at == 0) && p.iter().enumerate().all(|(i, w)| opening.get(at + i).is_some_and(|t| t.is(w)))
         })
-    }) || toks.get(after_fillers(toks)).is_some_and(|t| t.is("no"))
+    }) || {
+        let at = after_fillers(toks);
+        toks.get(at).is_some_and(|t| t.is("no"))
+            || (toks.get(at).is_some_and(|t| t.is("do")) && toks.get(at + 1).is_some_and(|t| t.is("not")))
+    }
 }
 
 /// Whether a reply turns down what was asked or offered, early on and
@@ -243,4 +251,22 @@ pub fn turns_down(toks: &[Tok]) -> bool {
 /// opens it ("please don't" is more than "please").
 pub fn takes_up(toks: &[Tok]) -> bool {
     opening(toks, &ACCEPT) > opening(toks, &DECLINE)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::summarise::tokens::tokenize;
+
+    #[test]
+    fn a_reply_opening_with_a_bare_dont_turns_an_offer_down_and_i_dont_mind_does_not() {
+        for reply in
+            ["Don't, honestly, we've had three already.", "Honestly, don't, it'll go in the bin.", "Please don't."]
+        {
+            assert!(turns_down(&tokenize(reply)), "{reply}");
+        }
+        for reply in ["I don't mind, send it over.", "Sure, thanks.", "That would be great."] {
+            assert!(!turns_down(&tokenize(reply)), "{reply}");
+        }
+    }
 }

@@ -179,6 +179,8 @@ classes! {
     /// Words that make a promise an offer, which a reply may turn down:
     /// "I'll send you the brochure anyway?".
     pub TENTATIVE: PhraseClass = "tentative.txt";
+    /// How a speaker takes back a promise just made: "scratch that".
+    pub TAKE_BACK: PhraseClass = "take-back.txt";
     /// Phrases between a modal and its verb: "will try to send".
     pub PHRASE_SKIPS: PhraseClass = "phrase-skips.txt";
     /// Phrases that end an action, so the courtesy after them is not written

@@ -11,10 +11,10 @@ use crate::domain::action_item::Who;
 use crate::summarise::action::imperative;
 use crate::summarise::clauses::{Form, Subject};
 use crate::summarise::features;
-use crate::summarise::lexicon::{ADDING, PARTICLES, POINTERS, REASONS};
+use crate::summarise::lexicon::{ADDING, PARTICLES, POINTERS, REASONS, TAKE_BACK};
 use crate::summarise::meeting::{Meeting, MeetingContext};
 use crate::summarise::run_on;
-use crate::summarise::tokens::Tok;
+use crate::summarise::tokens::{Tok, phrase_at};
 use crate::summarise::who;
 
 /// How many sentences after a commitment may still give its deadline or
@@ -23,6 +23,8 @@ const FOLLOW_UP_REACH: usize = 3;
 /// How many sentences after a commitment its report-back may come: the same
 /// one or the next.
 const REPORT_BACK_REACH: usize = 1;
+/// How many sentences after a commitment its speaker may still take it back.
+const TAKE_BACK_REACH: usize = 2;
 
 /// What a rule did with a candidate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -123,6 +125,28 @@ const RULES: &[Rule] = &[
                 run: "i'll introduce you to our install team anyway just in case no need honestly we have our own people",
                 sure: &["introduce"],
                 items: &[],
+            },
+        ],
+    },
+    Rule {
+        name: "a commitment its speaker takes back is no item",
+        apply: taken_back,
+        examples: &[
+            Example {
+                run: "Oh, and I'll chase HMRC about the overpayment. Actually, no, it came back in March. \
+                  Forget I said that.",
+                sure: &["chase"],
+                items: &[],
+            },
+            Example {
+                run: "i'll mail you the album samples so you can oh wait you said no album scratch that",
+                sure: &["mail"],
+                items: &[],
+            },
+            Example {
+                run: "I'll send you the quote. Scratch that, I'll send you the revised quote by Friday.",
+                sure: &["send"],
+                items: &["Send the revised quote by Friday."],
             },
         ],
     },
@@ -416,6 +440,39 @@ fn declined_offer(b: &mut Building, i: usize) -> Step {
     let run_goes_on = (s + 1 < b.meeting.sentences.len() && b.meeting.cut_before(s + 1))
         .then(|| &b.meeting.sentences[s + 1].toks[..]);
     if turned_down(b.toks(i), run_goes_on, &b.candidates[i]) { Step::Settled } else { Step::Pass }
+}
+
+/// "I'll chase HMRC about the overpayment. Actually, no, it came back.
+/// Forget I said that.": no item, when the taking back comes after the
+/// commitment and before the next commitment, which it might take back
+/// instead.
+fn taken_back(b: &mut Building, i: usize) -> Step {
+    let c = &b.candidates[i];
+    // The next commitment, which the taking back may be of instead; not
+    // "scratch that" itself, should it read as one.
+    let takes_back = |n: &Candidate| {
+        let toks = &b.meeting.sentences[n.sentence].toks;
+        (n.clause.start..=n.clause.verb).any(|at| phrase_at(toks, at, &TAKE_BACK).is_some())
+    };
+    let next = (i + 1..b.candidates.len())
+        .find(|&j| b.accepted(j) && !takes_back(&b.candidates[j]))
+        .map(|j| (b.candidates[j].sentence, b.candidates[j].clause.start));
+    let last = (c.sentence + TAKE_BACK_REACH).min(b.meeting.sentences.len() - 1);
+    for s in c.sentence..=last {
+        let toks = &b.meeting.sentences[s].toks;
+        let from = if s == c.sentence { c.clause.end } else { 0 };
+        let until = match next {
+            Some((at, start)) if at == s => start.max(from),
+            _ => toks.len(),
+        };
+        if (from..until).any(|at| phrase_at(toks, at, &TAKE_BACK).is_some()) {
+            return Step::Settled;
+        }
+        if next.is_some_and(|(at, _)| at == s) {
+            break;
+        }
+    }
+    Step::Pass
 }
 
 /// "Sure, I'll send them tonight", "Sure, I'll ask HR": the request before,
