@@ -343,8 +343,6 @@ fn clause_end(toks: &[Tok], verb: usize) -> usize {
     cap
 }
 
-/// Whether a subject with a verb of its own starts at `at`: "we will",
-/// "Maria is going to", "our finance director has it", "I", "let me".
 /// Whether the word at `at` starts another thought. "Cause" does as
 /// speech's "because" when a clause follows ("'cause we're away", "cause
 /// the van's booked"), not as a noun ("the root cause report", "the cause
@@ -357,6 +355,8 @@ fn stops_clause(toks: &[Tok], at: usize) -> bool {
     t.is_in(&CLAUSE_STOPS)
 }
 
+/// Whether a subject with a verb of its own starts at `at`: "we will",
+/// "Maria is going to", "our finance director has it", "I", "let me".
 fn new_subject_at(toks: &[Tok], at: usize) -> bool {
     let Some(t) = toks.get(at) else { return false };
     if t.is_in(&NEW_SUBJECTS) || (t.is("let") && toks.get(at + 1).is_some_and(|n| n.is_any(&["me", "us"]))) {

@@ -28,34 +28,34 @@ fn each_merge_rule_gives_its_examples_items_and_acts_in_each() {
 
 #[test]
 fn a_plain_promise_answered_with_a_no_or_a_fine_is_still_an_item() {
-    let context = MeetingContext::on(Date::from_calendar_date(2026, Month::March, 11).unwrap());
     for run in [
         "Anna: I'll send you the revised quote by Friday.\nRaj: That's fine, no rush.",
         "Anna: I'll send you the revised quote by Friday.\nRaj: No, that works, thanks.",
     ] {
-        let meeting = Meeting::new(run);
-        let found = candidates(&meeting, &context);
-        let lines: Vec<String> =
-            items(&meeting, &context, &found, &vec![1.0; found.len()], 0.5).iter().map(|i| i.line()).collect();
-        assert_eq!(lines, ["Anna will send the revised quote by Friday."], "{run:?}");
+        assert_eq!(every_clause_sure(run), ["Anna will send the revised quote by Friday."], "{run:?}");
     }
 }
 
 #[test]
 fn a_sentence_that_says_more_than_a_thing_gives_the_next_one_s_pointer_nothing_to_stand_for() {
-    let context = MeetingContext::on(Date::from_calendar_date(2026, Month::March, 11).unwrap());
     for run in [
         "The quote is nearly ready. I'll send it over on Friday.",
         "the nomination form i'll send it over on friday",
         "Thanks for that. I'll send it over on Friday.",
     ] {
-        let meeting = Meeting::new(run);
-        let found = candidates(&meeting, &context);
-        let lines: Vec<String> =
-            items(&meeting, &context, &found, &vec![1.0; found.len()], 0.5).iter().map(|i| i.line()).collect();
+        let lines = every_clause_sure(run);
         assert!(
             lines.iter().all(|l| !l.contains("quote") && !l.contains("nomination") && !l.contains("thanks")),
             "{run:?}: {lines:?}"
         );
     }
+}
+
+/// The items of `run` when the classifier takes every clause, on
+/// Wednesday 11 March 2026.
+fn every_clause_sure(run: &str) -> Vec<String> {
+    let context = MeetingContext::on(Date::from_calendar_date(2026, Month::March, 11).unwrap());
+    let meeting = Meeting::new(run);
+    let found = candidates(&meeting, &context);
+    items(&meeting, &context, &found, &vec![1.0; found.len()], 0.5).iter().map(|i| i.line()).collect()
 }
