@@ -153,6 +153,8 @@ classes! {
     pub NO_NEW_THING: WordClass = "no-new-thing.txt";
     /// Words that point back at something already said: "send it".
     pub POINTERS: WordClass = "pointers.txt";
+    /// Words that say whose a thing is: "confirm his availability".
+    pub POSSESSIVES: WordClass = "possessives.txt";
     /// Verbs that, with "you" and a way, lead the listener somewhere in the
     /// meeting itself: "walk you through", "take you round".
     pub GUIDE: WordClass = "guide-verbs.txt";

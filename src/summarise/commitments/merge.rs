@@ -6,7 +6,9 @@
 
 use super::Candidate;
 use super::drafts::{Draft, draft};
-use super::signs::{courtesy, only_points_back, points_back, received_thing, reports_back, topic, turned_down};
+use super::signs::{
+    carries_through, courtesy, only_points_back, points_back, received_thing, reports_back, topic, turned_down,
+};
 use crate::domain::action_item::Who;
 use crate::summarise::action::imperative;
 use crate::summarise::clauses::{Form, Subject};
@@ -84,13 +86,30 @@ const RULES: &[Rule] = &[
         }],
     },
     Rule {
-        name: "a conjunct without an object of its own is part of the clause before",
+        name: "a conjunct without an object of its own, or carrying the clause before through, is part of it",
         apply: conjunct,
-        examples: &[Example {
-            run: "I'll draft the policy, and send it to Fiona by Friday.",
-            sure: &["draft", "send"],
-            items: &["Draft the policy and send it to Fiona by Friday."],
-        }],
+        examples: &[
+            Example {
+                run: "I'll draft the policy, and send it to Fiona by Friday.",
+                sure: &["draft", "send"],
+                items: &["Draft the policy and send it to Fiona by Friday."],
+            },
+            Example {
+                run: "I'll call the landlord and send you his answer by Friday.",
+                sure: &["call", "send"],
+                items: &["Call the landlord and send his answer by Friday."],
+            },
+            Example {
+                run: "I'll test the backup tonight, and tell you whether it restores cleanly.",
+                sure: &["test", "tell"],
+                items: &["Test the backup and tell you whether it restores cleanly tonight."],
+            },
+            Example {
+                run: "We'll price the scaffolding and let Dana know on Monday.",
+                sure: &["price", "let"],
+                items: &["We will price the scaffolding and let Dana know on Monday."],
+            },
+        ],
     },
     Rule {
         name: "what the classifier doubts, and a courtesy of the meeting, is no item",
@@ -408,11 +427,12 @@ fn later_deadline(b: &mut Building, i: usize) -> Step {
 }
 
 /// "…and come back to you by Monday", "draft the policy and send it to
-/// Fiona": part of the clause before.
+/// Fiona", "call the landlord and send you his answer": part of the clause
+/// before.
 fn conjunct(b: &mut Building, i: usize) -> Step {
     let c = &b.candidates[i];
     let toks = b.toks(i);
-    let folds = c.clause.conjunct && (b.vague(i) || points_back(toks, c)) && i > 0;
+    let folds = c.clause.conjunct && (b.vague(i) || points_back(toks, c) || carries_through(toks, c)) && i > 0;
     let Some(d) = b.made[i.saturating_sub(1)].filter(|_| folds && b.candidates[i - 1].sentence == c.sentence) else {
         return Step::Pass;
     };

@@ -8,8 +8,8 @@ use crate::summarise::clauses::{Form, Subject};
 use crate::summarise::due::Due;
 use crate::summarise::features;
 use crate::summarise::lexicon::{
-    AGENDA_MOVES, GUIDE, IN_THE_ROOM, LEAD_INS, NO_NEW_THING, POINTERS, RECEIVE, REPORT_BACK, TENTATIVE, WAYS,
-    is_function_word,
+    AGENDA_MOVES, GUIDE, IN_THE_ROOM, LEAD_INS, NO_NEW_THING, POINTERS, POSSESSIVES, RECEIVE, REPORT_BACK, TENTATIVE,
+    WAYS, is_function_word,
 };
 use crate::summarise::subject::DETERMINERS;
 use crate::summarise::tokens::{self, Tok};
@@ -83,6 +83,28 @@ pub(super) fn turned_down(toks: &[Tok], run_goes_on: Option<&[Tok]>, c: &Candida
 /// send it to Fiona", "…and pass them on".
 pub(super) fn points_back(toks: &[Tok], c: &Candidate) -> bool {
     toks.get(c.clause.verb + 1).is_some_and(|t| t.is_in(&POINTERS))
+}
+
+/// Whether `c` only carries the clause before it through: what it handles
+/// belongs to someone or something that clause named ("ask Raj to join
+/// and confirm his availability", "pick four super-users and send you
+/// their names"), or it tells someone how that clause came out ("check
+/// whether we can go to £100,000 and let Zoe know", "survey the side rooms
+/// and tell us whether we need another access point"). A "her" before a
+/// function word is the person given something ("send her the plan"),
+/// not whose the thing is.
+pub(super) fn carries_through(toks: &[Tok], c: &Candidate) -> bool {
+    let end = c.due.as_ref().map_or(c.clause.end, |d| d.start.max(c.clause.verb + 1)).min(c.clause.end).min(toks.len());
+    let object = (c.clause.verb + 1)..end;
+    let owned = object
+        .clone()
+        .any(|k| toks[k].is_in(&POSSESSIVES) && toks.get(k + 1).is_some_and(|t| !is_function_word(&t.low)));
+    let verb = &toks[c.clause.verb];
+    // "let you know" alone is a promise to report back, a rule of its own.
+    let lets_know =
+        verb.is("let") && object.clone().skip(1).take(2).any(|k| toks[k].is("know")) && !reports_back(toks, c);
+    let tells_outcome = verb.is("tell") && object.skip(1).take(2).any(|k| toks[k].is_any(&["whether", "if"]));
+    owned || lets_know || tells_outcome
 }
 
 /// Whether all `c` names before the deadline it says is a word pointing
