@@ -6,7 +6,7 @@
 use super::clauses::{Clause, Form, Subject};
 use super::lexicon::{
     ACCEPT, CONDITIONALS, DECLINE, HABITUAL, HEDGES, LIKELY_ACCEPT, OPTIONS, PARTICLES, PAST_MARKS, PRONOUNS,
-    PhraseClass, RECAP_CUES, is_action_verb, is_function_word, is_general_verb, is_stative_verb, is_stopword,
+    PhraseClass, RECAP_CUES, REFUSE, is_action_verb, is_function_word, is_general_verb, is_stative_verb, is_stopword,
 };
 use super::meeting::Meeting;
 use super::text::ritual_share;
@@ -224,33 +224,49 @@ fn after_fillers(toks: &[Tok]) -> usize {
 /// How many words of a reply may come before what it says of the request.
 const REPLY_OPENING: usize = 6;
 
-/// Whether one of `phrases` is said within the first words of `toks`; a
-/// bare "no" or "don't" only as the first words ("no need" anywhere, and
-/// "I don't mind" no refusal).
-fn says_early(toks: &[Tok], phrases: &PhraseClass) -> bool {
+/// Where the first of `phrases` said within the first words of `toks`
+/// ends; a one-word phrase only as the very first word.
+fn said_early(toks: &[Tok], phrases: &PhraseClass) -> Option<usize> {
     let opening = &toks[..toks.len().min(REPLY_OPENING)];
-    phrases.phrases().any(|p| {
-        (0..opening.len()).any(|at| {
-            (p.len() > 1 || at == 0) && p.iter().enumerate().all(|(i, w)| opening.get(at + i).is_some_and(|t| t.is(w)))
-        })
-    }) || {
-        let at = after_fillers(toks);
-        toks.get(at).is_some_and(|t| t.is("no"))
-            || (toks.get(at).is_some_and(|t| t.is("do")) && toks.get(at + 1).is_some_and(|t| t.is("not")))
-    }
+    (0..opening.len()).find_map(|at| {
+        phrases
+            .phrases()
+            .find(|p| {
+                (p.len() > 1 || at == 0)
+                    && p.iter().enumerate().all(|(i, w)| opening.get(at + i).is_some_and(|t| t.is(w)))
+            })
+            .map(|p| at + p.len())
+    })
+}
+
+/// Whether a reply says early on that it declines: one of [`DECLINE`] or
+/// [`REFUSE`], or a bare "no" or "don't" as its first words ("no need"
+/// anywhere, and "I don't mind" no refusal).
+fn declines_early(toks: &[Tok]) -> bool {
+    let at = after_fillers(toks);
+    said_early(toks, &DECLINE).is_some()
+        || said_early(toks, &REFUSE).is_some()
+        || toks.get(at).is_some_and(|t| t.is("no"))
+        || (toks.get(at).is_some_and(|t| t.is("do")) && toks.get(at + 1).is_some_and(|t| t.is("not")))
 }
 
 /// Whether a reply turns down what was asked or offered, early on and
 /// without first surely taking it up: "No need", "Please don't".
 pub fn turns_down(toks: &[Tok]) -> bool {
-    !takes_up(toks) && says_early(toks, &DECLINE)
+    !takes_up(toks) && declines_early(toks)
+}
+
+/// Whether a reply refuses even a plain promise, early on: "No need, I've
+/// read it twice", "Don't bother". "No need to rush" takes it up.
+pub fn refuses(toks: &[Tok]) -> bool {
+    !takes_up(toks) && said_early(toks, &REFUSE).is_some_and(|end| !toks.get(end).is_some_and(|t| t.is("to")))
 }
 
 /// Whether a sentence opens by surely taking up what was asked: "Sure,
 /// …", "Yes, I'll…", "Of course", "No problem"; not when a longer refusal
 /// opens it ("please don't" is more than "please").
 pub fn takes_up(toks: &[Tok]) -> bool {
-    opening(toks, &ACCEPT) > opening(toks, &DECLINE)
+    opening(toks, &ACCEPT) > opening(toks, &DECLINE).max(opening(toks, &REFUSE))
 }
 
 #[cfg(test)]
@@ -267,6 +283,17 @@ mod tests {
         }
         for reply in ["I don't mind, send it over.", "Sure, thanks.", "That would be great."] {
             assert!(!turns_down(&tokenize(reply)), "{reply}");
+        }
+    }
+
+    #[test]
+    fn no_need_refuses_even_a_plain_promise_and_no_need_to_rush_takes_it_up() {
+        for reply in ["No need, I've read it twice.", "Oh, don't bother, we have one.", "We already have one, thanks."]
+        {
+            assert!(refuses(&tokenize(reply)), "{reply}");
+        }
+        for reply in ["No need to rush.", "That's fine.", "No, Monday is better.", "Sure, no need to print it."] {
+            assert!(!refuses(&tokenize(reply)), "{reply}");
         }
     }
 }

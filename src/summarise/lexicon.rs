@@ -174,10 +174,14 @@ classes! {
     pub DATE_WORDS: WordClass = "date-words.txt";
     /// How a reply opens when it surely takes up a request or an offer…
     pub ACCEPT: PhraseClass = "accept.txt";
-    /// …the words that turn one down, early in a reply…
+    /// …the words that turn one down, early in a reply (besides
+    /// [`REFUSE`])…
     pub DECLINE: PhraseClass = "decline.txt";
     /// …and how it opens when it more likely takes it up than not.
     pub LIKELY_ACCEPT: PhraseClass = "likely-accept.txt";
+    /// How a reply refuses a plain promise as much as an offer: "No need,
+    /// I've read it", "Don't bother".
+    pub REFUSE: PhraseClass = "refuse.txt";
     /// Words that make a promise an offer, which a reply may turn down:
     /// "I'll send you the brochure anyway?".
     pub TENTATIVE: PhraseClass = "tentative.txt";

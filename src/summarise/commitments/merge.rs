@@ -127,7 +127,7 @@ const RULES: &[Rule] = &[
         ],
     },
     Rule {
-        name: "an offer the reply turns down is no item",
+        name: "an offer the reply turns down, or a promise it refuses, is no item",
         apply: declined_offer,
         examples: &[
             Example {
@@ -143,6 +143,11 @@ const RULES: &[Rule] = &[
             Example {
                 run: "i'll introduce you to our install team anyway just in case no need honestly we have our own people",
                 sure: &["introduce"],
+                items: &[],
+            },
+            Example {
+                run: "Priya: I'll send you the warranty terms.\nOwen: Don't bother, we have them on file.",
+                sure: &["send"],
                 items: &[],
             },
         ],
@@ -454,12 +459,14 @@ fn doubted_or_courtesy(b: &mut Building, i: usize) -> Step {
     if doubted || courtesy(b.toks(i), &b.candidates[i]) { Step::Settled } else { Step::Pass }
 }
 
-/// "I'll send you the brochure anyway? Please don't": no item.
+/// "I'll send you the brochure anyway? Please don't", "I'll send you the
+/// warranty terms. Don't bother, we have them": no item.
 fn declined_offer(b: &mut Building, i: usize) -> Step {
     let s = b.candidates[i].sentence;
     let run_goes_on = (s + 1 < b.meeting.sentences.len() && b.meeting.cut_before(s + 1))
         .then(|| &b.meeting.sentences[s + 1].toks[..]);
-    if turned_down(b.toks(i), run_goes_on, &b.candidates[i]) { Step::Settled } else { Step::Pass }
+    let refused = b.meeting.reply(s).is_some_and(|r| features::refuses(&b.meeting.sentences[r].toks));
+    if refused || turned_down(b.toks(i), run_goes_on, &b.candidates[i]) { Step::Settled } else { Step::Pass }
 }
 
 /// "I'll chase HMRC about the overpayment. Actually, no, it came back.
