@@ -27,6 +27,9 @@ const FOLLOW_UP_REACH: usize = 3;
 const REPORT_BACK_REACH: usize = 1;
 /// How many sentences after a commitment its speaker may still take it back.
 const TAKE_BACK_REACH: usize = 2;
+/// How many words a reply may have and still only say yes: "Yes.", "Yes,
+/// of course.", "Sure, no problem."
+const BARE_YES_WORDS: usize = 3;
 
 /// What a rule did with a candidate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -177,16 +180,17 @@ const RULES: &[Rule] = &[
     Rule {
         name: "a reply that takes up a request is the request, made by who replied",
         apply: taken_up,
-        examples: &[Example {
-            run: "Raj: Could you send me the floor plans?\nAnna: Sure, I'll email them tonight.",
-            sure: &["email"],
-            items: &["Anna will send the floor plans tonight."],
-        }],
-    },
-    Rule {
-        name: "a vague follow-up with a deadline dates the commitment before",
-        apply: follow_up_deadline,
         examples: &[
+            Example {
+                run: "Raj: Could you send me the floor plans?\nAnna: Sure, I'll email them tonight.",
+                sure: &["email"],
+                items: &["Anna will send the floor plans tonight."],
+            },
+            Example {
+                run: "Raj: Could you send me the floor plans?\nAnna: Yes. I'll get them from the architect on Monday.",
+                sure: &["get"],
+                items: &["Anna will send the floor plans on Monday."],
+            },
             Example {
                 run: "ha fair enough i'll leave you our brochure as well oh we've got two already from the man who \
                   knocked on the door before i can quote properly could you send me a photo of your electricity meter \
@@ -197,11 +201,26 @@ const RULES: &[Rule] = &[
             },
             Example {
                 run: "Could you send me your headcount plan for the next three years? They'll want to know you won't \
-                  outgrow it. Yes, I'll send it over on Monday, our finance director has it.",
+                      outgrow it. Yes, I'll send it over on Monday, our finance director has it.",
                 sure: &["send"],
                 items: &["Send your headcount plan for the next three years on Monday."],
             },
+            Example {
+                run: "Could you send me the fire risk assessment? The insurer wants the current one. Of course, I'll \
+                      attach it to the quote.",
+                sure: &["attach"],
+                items: &["Send the fire risk assessment."],
+            },
         ],
+    },
+    Rule {
+        name: "a vague follow-up with a deadline dates the commitment before",
+        apply: follow_up_deadline,
+        examples: &[Example {
+            run: "I'll book the surveyor for the roof. I'll do it on Thursday.",
+            sure: &["book", "do"],
+            items: &["Book the surveyor for the roof on Thursday."],
+        }],
     },
     Rule {
         name: "a promise to report back is part of the commitment it reports on",
@@ -345,8 +364,32 @@ impl Building<'_> {
             r.sentence < c.sentence
                 && matches!(r.clause.form, Form::Request | Form::Imperative | Form::Offer)
                 && r.features.object_words > 0.0
-                && reply.is_some_and(|reply| if at_once { reply == c.sentence } else { reply <= c.sentence })
+                && reply
+                    .is_some_and(|reply| if at_once { self.answers(reply, c.sentence) } else { reply <= c.sentence })
         })
+    }
+
+    /// Whether sentence `s` gives the answer to a request whose reply is
+    /// sentence `reply`: it is the reply; or it comes right after it, and
+    /// the reply only says yes ("Yes. I'll get it from R&D."), or, where
+    /// who says what is not written, `s` opens by taking the request up
+    /// after the asker's own next sentence ("Could you send the agreement?
+    /// Our compliance person wants it. Of course, I'll attach it…").
+    fn answers(&self, reply: usize, s: usize) -> bool {
+        reply == s
+            || (reply + 1 == s
+                && (self.after_bare_yes(s)
+                    || (!self.meeting.labelled && features::takes_up(&self.meeting.sentences[s].toks))))
+    }
+
+    /// Whether sentence `s` follows, in the same turn, one that only says
+    /// yes: "Yes." "Sure, no problem."
+    fn after_bare_yes(&self, s: usize) -> bool {
+        let sentences = &self.meeting.sentences;
+        s > 0
+            && sentences[s].turn == sentences[s - 1].turn
+            && sentences[s - 1].toks.len() <= BARE_YES_WORDS
+            && features::takes_up(&sentences[s - 1].toks)
     }
 
     /// Candidate `j` as an item of its own: who does it, its action in the
@@ -508,7 +551,8 @@ fn taken_up(b: &mut Building, i: usize) -> Step {
     let toks = b.toks(i);
     let vague = b.vague(i);
     let yes = b.yes_in_run(i);
-    let answers = !vague && (yes || features::takes_up(toks)) && !toks.iter().any(|t| t.is_in(&ADDING));
+    let yes_before = b.after_bare_yes(b.candidates[i].sentence);
+    let answers = !vague && (yes || yes_before || features::takes_up(toks)) && !toks.iter().any(|t| t.is_in(&ADDING));
     let request = b.request_said_yes_to(i);
     let Some(j) = request.or_else(|| (vague || answers).then(|| b.request_before(i, answers)).flatten()) else {
         return Step::Pass;
