@@ -7,15 +7,17 @@
 use super::Candidate;
 use super::drafts::{Draft, draft};
 use super::signs::{
-    carries_through, courtesy, only_points_back, points_back, received_thing, reports_back, topic, turned_down,
+    carries_through, courtesy, handled_thing, only_points_back, points_back, received_thing, reports_back, topic,
+    turned_down,
 };
 use crate::domain::action_item::Who;
 use crate::summarise::action::imperative;
 use crate::summarise::clauses::{Form, Subject};
 use crate::summarise::features;
-use crate::summarise::lexicon::{ADDING, PARTICLES, POINTERS, REASONS, TAKE_BACK};
+use crate::summarise::lexicon::{ADDING, PARTICLES, POINTERS, REASONS, TAKE_BACK, is_general_verb};
 use crate::summarise::meeting::{Meeting, MeetingContext};
 use crate::summarise::run_on;
+use crate::summarise::text::terms;
 use crate::summarise::tokens::{Tok, phrase_at};
 use crate::summarise::who;
 
@@ -75,6 +77,22 @@ const RULES: &[Rule] = &[
                 run: "Priya: And the steward briefing pack?\nTom: I'll have that to you by Friday.",
                 sure: &["have"],
                 items: &["Tom will have the steward briefing pack to you by Friday."],
+            },
+        ],
+    },
+    Rule {
+        name: "a word pointing back that opens a commitment stands for the thing the commitment just before handles",
+        apply: handled_just_before,
+        examples: &[
+            Example {
+                run: "I'll send you the draft lease by Friday. I'll read it over the weekend and sign it.",
+                sure: &["send", "read"],
+                items: &["Send the draft lease by Friday.", "Read the draft lease and sign it over the weekend."],
+            },
+            Example {
+                run: "I'll send you the signed forms tomorrow. Karen will file them with the council.",
+                sure: &["send", "file"],
+                items: &["Send the signed forms tomorrow.", "Karen will file the signed forms with the council."],
             },
         ],
     },
@@ -270,6 +288,7 @@ pub(super) fn build(
         drafts: Vec::new(),
         made: vec![None; candidates.len()],
         topics: vec![None; candidates.len()],
+        borrowed: vec![false; candidates.len()],
     };
     let mut applied = vec![Vec::new(); candidates.len()];
     for (i, applied) in applied.iter_mut().enumerate() {
@@ -299,6 +318,9 @@ struct Building<'a> {
     /// What a candidate's word pointing back stands for, when the sentence
     /// before said it alone.
     topics: Vec<Option<String>>,
+    /// Whether a candidate's topic is the thing the item just before it
+    /// handles, not one named alone.
+    borrowed: Vec<bool>,
 }
 
 impl Building<'_> {
@@ -399,11 +421,19 @@ impl Building<'_> {
         let replier = self.meeting.reply(c.sentence).filter(|_| c.features.accepted > 0.0);
         let who = who::of(self.meeting, c.sentence, &c.clause, replier, self.context);
         let action = imperative(self.toks(j), c.clause.verb, c.clause.end, c.due.as_ref().map(|d| (d.start, d.end)));
-        let action = match &self.topics[j] {
-            Some(thing) => naming(&action, thing),
-            None => action,
-        };
-        (action.split_whitespace().count() >= 2).then(|| draft(c.sentence, score, who, action, c.due.clone()))
+        if action.split_whitespace().count() < 2 {
+            return None;
+        }
+        let mut made = draft(c.sentence, score, who, action, c.due.clone());
+        if let Some(thing) = &self.topics[j] {
+            made.action = naming(&made.action, thing);
+            // A thing taken from the item just before is no word the two
+            // share: "send the draft lease", "read it and sign it" are two.
+            if !self.borrowed[j] {
+                made.words = terms(&made.action).collect();
+            }
+        }
+        Some(made)
     }
 
     /// Candidate `i` is part of draft `d` now.
@@ -438,6 +468,47 @@ fn named_just_before(b: &mut Building, i: usize) -> Step {
             Step::Noted
         }
         None => Step::Pass,
+    }
+}
+
+/// "I'll send you the draft lease by Friday. I'll read it over the
+/// weekend": "it" is the draft lease, when "it" follows a verb that works
+/// on a thing and opens the commitment's sentence, the sentence before made the last item, and the two agree in
+/// number ("it" a thing, "them" things). Only where the speaker ended the
+/// sentence before with a mark: a cut in an unmarked run may fall anywhere.
+fn handled_just_before(b: &mut Building, i: usize) -> Step {
+    let c = &b.candidates[i];
+    let toks = b.toks(i);
+    let first_of_sentence = i == 0 || b.candidates[i - 1].sentence != c.sentence;
+    // "I'll do it on Thursday" only dates the item before: a general verb
+    // with a pointer is a follow-up, not work on a thing.
+    let general = is_general_verb(&toks[c.clause.verb].low);
+    if b.topics[i].is_some()
+        || c.sentence == 0
+        || !first_of_sentence
+        || general
+        || b.meeting.cut_before(c.sentence)
+        || !points_back(toks, c)
+    {
+        return Step::Pass;
+    }
+    let Some(j) = (0..i).rev().find(|&j| b.made[j].is_some()).filter(|&j| b.candidates[j].sentence + 1 == c.sentence)
+    else {
+        return Step::Pass;
+    };
+    let before = &b.candidates[j];
+    let Some(thing) = handled_thing(&b.meeting.sentences[before.sentence].toks, before) else {
+        return Step::Pass;
+    };
+    let many = toks[c.clause.verb + 1].is_any(&["them", "those", "these"]);
+    let one = toks[c.clause.verb + 1].is("it");
+    let plural = thing.ends_with('s') && !thing.ends_with("ss");
+    if (many && plural) || (one && !plural) {
+        b.topics[i] = Some(thing);
+        b.borrowed[i] = true;
+        Step::Noted
+    } else {
+        Step::Pass
     }
 }
 

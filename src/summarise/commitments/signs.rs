@@ -107,6 +107,27 @@ pub(super) fn carries_through(toks: &[Tok], c: &Candidate) -> bool {
     owned || lets_know || tells_outcome
 }
 
+/// The thing `c` hands over or works on, when its verb takes one that
+/// opens with a determiner: "send you the draft tax return by Friday"
+/// gives "the draft tax return". It ends at the deadline, at a mark, or
+/// where a new clause starts; who receives it ("you", "us") is passed
+/// over.
+pub(super) fn handled_thing(toks: &[Tok], c: &Candidate) -> Option<String> {
+    let end = c.due.as_ref().map_or(c.clause.end, |d| d.start.max(c.clause.verb + 1)).min(c.clause.end).min(toks.len());
+    let start = (c.clause.verb + 1..end).find(|&k| !toks[k].is_any(&["you", "us", "me", "him", "them"]))?;
+    if !toks[start].is_any(DETERMINERS) || toks[start].mark.is_some() {
+        return None;
+    }
+    let mut stop = start + 1;
+    while stop < end && !toks[stop].is_any(THING_ENDS) && toks[stop - 1].mark.is_none() {
+        stop += 1;
+    }
+    (stop > start + 1).then(|| tokens::text(toks, start, stop))
+}
+
+/// Words that end the thing a verb takes: a new clause or a second thing.
+const THING_ENDS: &[&str] = &["and", "so", "because", "which", "who", "but", "then", "if", "when", "with", "to"];
+
 /// Whether all `c` names before the deadline it says is a word pointing
 /// back: "do it tonight", "I'll send it over on Monday, our finance
 /// director has it". What follows the deadline is as often the next
