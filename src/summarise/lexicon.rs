@@ -155,6 +155,8 @@ classes! {
     pub POINTERS: WordClass = "pointers.txt";
     /// Words that say whose a thing is: "confirm his availability".
     pub POSSESSIVES: WordClass = "possessives.txt";
+    /// Words that end the thing a verb takes: "send you the draft and…".
+    pub THING_ENDS: WordClass = "thing-ends.txt";
     /// Verbs that, with "you" and a way, lead the listener somewhere in the
     /// meeting itself: "walk you through", "take you round".
     pub GUIDE: WordClass = "guide-verbs.txt";

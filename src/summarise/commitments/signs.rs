@@ -8,8 +8,8 @@ use crate::summarise::clauses::{Form, Subject};
 use crate::summarise::due::Due;
 use crate::summarise::features;
 use crate::summarise::lexicon::{
-    AGENDA_MOVES, GUIDE, IN_THE_ROOM, LEAD_INS, NO_NEW_THING, POINTERS, POSSESSIVES, RECEIVE, REPORT_BACK, TENTATIVE,
-    WAYS, is_function_word,
+    AGENDA_MOVES, GUIDE, IN_THE_ROOM, LEAD_INS, NO_NEW_THING, POINTERS, POSSESSIVES, RECEIVE, RECEIVERS, REPORT_BACK,
+    TENTATIVE, THING_ENDS, WAYS, is_function_word,
 };
 use crate::summarise::subject::DETERMINERS;
 use crate::summarise::tokens::{self, Tok};
@@ -114,19 +114,17 @@ pub(super) fn carries_through(toks: &[Tok], c: &Candidate) -> bool {
 /// over.
 pub(super) fn handled_thing(toks: &[Tok], c: &Candidate) -> Option<String> {
     let end = c.due.as_ref().map_or(c.clause.end, |d| d.start.max(c.clause.verb + 1)).min(c.clause.end).min(toks.len());
-    let start = (c.clause.verb + 1..end).find(|&k| !toks[k].is_any(&["you", "us", "me", "him", "them"]))?;
-    if !toks[start].is_any(DETERMINERS) || toks[start].mark.is_some() {
+    let after = c.clause.verb + 1;
+    let start = after + tokens::phrase_at(toks, after, &RECEIVERS).unwrap_or(0);
+    if start >= end || !toks[start].is_any(DETERMINERS) || toks[start].mark.is_some() {
         return None;
     }
     let mut stop = start + 1;
-    while stop < end && !toks[stop].is_any(THING_ENDS) && toks[stop - 1].mark.is_none() {
+    while stop < end && !toks[stop].is_in(&THING_ENDS) && toks[stop - 1].mark.is_none() {
         stop += 1;
     }
     (stop > start + 1).then(|| tokens::text(toks, start, stop))
 }
-
-/// Words that end the thing a verb takes: a new clause or a second thing.
-const THING_ENDS: &[&str] = &["and", "so", "because", "which", "who", "but", "then", "if", "when", "with", "to"];
 
 /// Whether all `c` names before the deadline it says is a word pointing
 /// back: "do it tonight", "I'll send it over on Monday, our finance
