@@ -42,13 +42,13 @@ GAP = 0.05
 DATES = 1.0
 # What a quick pass (CI) holds the path without an LLM to on the held-out
 # part while the budget above is not met: no lower than it scores today
-# (2026-11-30, 43 held-out meetings: R 0.81, P 0.68, facts 0.72), so a
+# (2026-11-30, 43 held-out meetings: R 0.80, P 0.69, facts 0.72), so a
 # change that loses ground on meetings nobody tuned on does not land. It
 # was P 0.65 and facts 0.77 on the first 27; the eight added after the
 # classifier last learned score R 0.84, P 0.60, facts 0.66 on their own,
 # and the eight added after them R 0.79, P 0.59, facts 0.59. The full run
 # judges BUDGET.
-FLOOR = {"recall": 0.80, "precision": 0.67, "coverage": 0.71}
+FLOOR = {"recall": 0.80, "precision": 0.68, "coverage": 0.71}
 LLM_QUICK = 1
 
 
