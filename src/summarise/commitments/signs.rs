@@ -85,6 +85,11 @@ pub(super) fn points_back(toks: &[Tok], c: &Candidate) -> bool {
     toks.get(c.clause.verb + 1).is_some_and(|t| t.is_in(&POINTERS))
 }
 
+/// Where what `c`'s verb takes ends: at its deadline, else with the clause.
+fn object_end(toks: &[Tok], c: &Candidate) -> usize {
+    c.due.as_ref().map_or(c.clause.end, |d| d.start.max(c.clause.verb + 1)).min(c.clause.end).min(toks.len())
+}
+
 /// Whether `c` only carries the clause before it through: what it handles
 /// belongs to someone or something that clause named ("ask Raj to join
 /// and confirm his availability", "pick four super-users and send you
@@ -94,7 +99,7 @@ pub(super) fn points_back(toks: &[Tok], c: &Candidate) -> bool {
 /// function word is the person given something ("send her the plan"),
 /// not whose the thing is.
 pub(super) fn carries_through(toks: &[Tok], c: &Candidate) -> bool {
-    let end = c.due.as_ref().map_or(c.clause.end, |d| d.start.max(c.clause.verb + 1)).min(c.clause.end).min(toks.len());
+    let end = object_end(toks, c);
     let object = (c.clause.verb + 1)..end;
     let owned = object
         .clone()
@@ -113,7 +118,7 @@ pub(super) fn carries_through(toks: &[Tok], c: &Candidate) -> bool {
 /// where a new clause starts; who receives it ("you", "us") is passed
 /// over.
 pub(super) fn handled_thing(toks: &[Tok], c: &Candidate) -> Option<String> {
-    let end = c.due.as_ref().map_or(c.clause.end, |d| d.start.max(c.clause.verb + 1)).min(c.clause.end).min(toks.len());
+    let end = object_end(toks, c);
     let after = c.clause.verb + 1;
     let start = after + tokens::phrase_at(toks, after, &RECEIVERS).unwrap_or(0);
     if start >= end || !toks[start].is_any(DETERMINERS) || toks[start].mark.is_some() {
@@ -177,8 +182,8 @@ pub(super) fn received_thing(toks: &[Tok], c: &Candidate) -> Option<String> {
     if !receives(toks, c) || toks[c.clause.verb].is("hear") {
         return None;
     }
-    let end = c.due.as_ref().map_or(c.clause.end, |d| d.start.max(c.clause.verb + 1)).min(c.clause.end);
-    let named = (c.clause.verb + 1..end.min(toks.len()))
+    let end = object_end(toks, c);
+    let named = (c.clause.verb + 1..end)
         .map(|k| &toks[k])
         .any(|t| !is_function_word(&t.low) && !t.is_in(&REPORT_BACK) && !t.is_in(&POINTERS) && !t.is_in(&NO_NEW_THING));
     named.then(|| tokens::text(toks, c.clause.verb + 1, end))
